@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu core: the module's cache and policy, and the API exported to
+ * other modules (include/avc_rcu/avc_rcu.h).
+ *
+ * Like SELinux, the module keeps a single cache in front of a single
+ * policy.  The core underneath is written for any number of caches; this
+ * file picks one and gives it a name.
+ */
+
+#include <linux/err.h>
+#include <linux/export.h>
+#include "api.h"
+
+static struct avc_ss avc_rcu_ss;
+static struct avc_cache *avc_rcu_the_cache;
+
+/**
+ * avc_rcu_setup() - create the module's policy and cache
+ * @nslots: hash buckets, a power of two
+ * @mode: how the cache is serialised
+ *
+ * Return: 0 or a negative errno.
+ */
+int avc_rcu_setup(unsigned int nslots, enum avc_sync mode)
+{
+	struct avc_cache *c;
+	int err;
+
+	err = avc_sync_select(mode);
+	if (err)
+		return err;
+	err = avc_core_init();
+	if (err)
+		return err;
+	err = avc_ss_init(&avc_rcu_ss);
+	if (err)
+		goto out_core;
+	c = avc_cache_create(&avc_rcu_ss, nslots, AVC_RCU_THRESHOLD_DEFAULT);
+	if (IS_ERR(c)) {
+		err = PTR_ERR(c);
+		goto out_ss;
+	}
+	avc_rcu_the_cache = c;
+	return 0;
+
+out_ss:
+	avc_ss_destroy(&avc_rcu_ss);
+out_core:
+	avc_core_exit();
+	return err;
+}
+
+/**
+ * avc_rcu_teardown() - free everything avc_rcu_setup() made
+ *
+ * No lookup may be running or start.
+ */
+void avc_rcu_teardown(void)
+{
+	avc_cache_destroy(avc_rcu_the_cache);
+	avc_rcu_the_cache = NULL;
+	avc_ss_destroy(&avc_rcu_ss);
+	avc_core_exit();
+}
+
+/**
+ * avc_rcu_cache() - the module's cache
+ */
+struct avc_cache *avc_rcu_cache(void)
+{
+	return avc_rcu_the_cache;
+}
+
+/**
+ * avc_rcu_load_policy() - replace the policy and reset the cache
+ * @text: policy text (not NUL-terminated)
+ * @len: its length
+ *
+ * Sleeps.  When it returns 0, no lookup that starts afterwards returns a
+ * decision of an older policy.
+ *
+ * Return: 0, -EINVAL for a bad line (logged), -ENOMEM, -EFBIG.
+ */
+int avc_rcu_load_policy(const char *text, size_t len)
+{
+	u32 seqno;
+	int err;
+
+	err = avc_ss_load(&avc_rcu_ss, text, len, &seqno);
+	if (!err)
+		avc_cache_reset(avc_rcu_the_cache, seqno);
+	return err;
+}
+
+/**
+ * avc_rcu_has_perm() - check permissions, through the cache
+ * @ssid: source security identifier
+ * @tsid: target security identifier
+ * @tclass: target security class
+ * @requested: permissions asked for
+ * @avd: where to store the decision
+ *
+ * Never sleeps; callable from any context.  Counts as one lookup in
+ * avc/cache_stats.  A source made permissive by the policy is granted what
+ * it asks for, and @avd has %AVC_RCU_DECISION_PERMISSIVE set.
+ *
+ * Return: 0 if every requested permission is granted, -EACCES otherwise.
+ */
+int avc_rcu_has_perm(u32 ssid, u32 tsid, u16 tclass, u32 requested,
+		     struct avc_rcu_decision *avd)
+{
+	return avc_cache_has_perm(avc_rcu_the_cache, ssid, tsid, tclass,
+				  requested, avd);
+}
+EXPORT_SYMBOL_GPL(avc_rcu_has_perm);
+
+/**
+ * avc_rcu_flush() - drop every cached decision
+ *
+ * Never sleeps.  The policy and its seqno are unchanged; later lookups miss
+ * and are answered by the policy.
+ */
+void avc_rcu_flush(void)
+{
+	avc_cache_flush(avc_rcu_the_cache);
+}
+EXPORT_SYMBOL_GPL(avc_rcu_flush);
+
+/**
+ * avc_rcu_compute_av() - compute a decision from the policy, bypassing the
+ *	cache
+ * @ssid: source security identifier
+ * @tsid: target security identifier
+ * @tclass: target security class
+ * @avd: where to store the decision
+ *
+ * Never sleeps.  Neither reads nor fills the cache, nor counts in its
+ * statistics: the reference a cached answer can be checked against.
+ */
+void avc_rcu_compute_av(u32 ssid, u32 tsid, u16 tclass,
+			struct avc_rcu_decision *avd)
+{
+	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
+
+	avc_ss_compute(&avc_rcu_ss, &k, avd);
+}
+EXPORT_SYMBOL_GPL(avc_rcu_compute_av);
+
+/**
+ * avc_rcu_policy_seqno() - sequence number of the policy in force
+ *
+ * Zero until the first load; each successful load adds one.
+ */
+u32 avc_rcu_policy_seqno(void)
+{
+	return avc_ss_seqno(&avc_rcu_ss);
+}
+EXPORT_SYMBOL_GPL(avc_rcu_policy_seqno);

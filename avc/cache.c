@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu core: the access vector cache.
+ *
+ * A hash table of decisions keyed by (ssid, tsid, tclass).  In the default
+ * rcu mode lookups take no lock and write nothing but this CPU's counters;
+ * inserts, reclaims and flushes take the lock of the one bucket they change
+ * and free nodes only after a grace period.  The spinlock and rwlock modes
+ * rebuild the designs of 2004 for comparison: see locked.c.
+ *
+ * Locking rules and memory ordering are spelled out in
+ * Documentation/design.rst; the short version:
+ *
+ *  - a node is linked with hlist_add_head_rcu() and never changed after;
+ *  - a node is unlinked under its bucket lock and freed by call_rcu() (rcu
+ *    mode) or at once (locked modes, where no reader runs unlocked);
+ *  - at most one bucket lock is held at a time;
+ *  - a decision older than @latest_seqno is never linked: the reset stores
+ *    @latest_seqno before it locks each bucket, and inserters read it under
+ *    the bucket lock.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include "node.h"
+#include "reclaim.h"
+
+static struct kmem_cache *avc_node_cachep;
+
+/**
+ * avc_core_init() - set up what every cache shares
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int avc_core_init(void)
+{
+	avc_node_cachep = KMEM_CACHE(avc_node, SLAB_HWCACHE_ALIGN |
+				     SLAB_RECLAIM_ACCOUNT);
+	if (!avc_node_cachep)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * avc_core_exit() - release what every cache shares
+ *
+ * Every cache must have been destroyed.
+ */
+void avc_core_exit(void)
+{
+	/* Callbacks queued by the last caches must not outlive the slab. */
+	rcu_barrier();
+	kmem_cache_destroy(avc_node_cachep);
+}
+
+/* Return a node no reader can reach to the slab. */
+static void avc_node_free(struct avc_node *node)
+{
+	this_cpu_inc(node->cache->stats->frees);
+	kmem_cache_free(avc_node_cachep, node);
+}
+
+static void avc_node_free_rcu(struct rcu_head *rhead)
+{
+	avc_node_free(container_of(rhead, struct avc_node, rhead));
+}
+
+/*
+ * Free a node just taken out of its bucket, once no reader can hold it.  In
+ * the locked modes readers hold the global lock, which the caller holds too,
+ * so that is now.
+ */
+static void avc_node_retire(struct avc_node *node)
+{
+	if (avc_sync_locked())
+		avc_node_free(node);
+	else
+		call_rcu(&node->rhead, avc_node_free_rcu);
+}
+
+/**
+ * avc_node_unlink() - remove a linked node and free it when safe
+ * @node: the node, whose bucket lock (or the global lock) the caller holds
+ */
+void avc_node_unlink(struct avc_node *node)
+{
+	hlist_del_rcu(&node->list);
+	atomic_dec(&node->cache->active);
+	avc_node_retire(node);
+}
+
+/**
+ * avc_cache_create() - make an empty cache in front of a security server
+ * @ss: the security server that answers misses
+ * @nslots: number of buckets, a power of two
+ * @threshold: initial cache_threshold
+ *
+ * Return: the cache, or an ERR_PTR().
+ */
+struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
+				   unsigned int threshold)
+{
+	struct avc_cache *c;
+	unsigned int i;
+
+	if (!is_power_of_2(nslots))
+		return ERR_PTR(-EINVAL);
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	c->slots = kvcalloc(nslots, sizeof(*c->slots), GFP_KERNEL);
+	c->slot_locks = kvcalloc(nslots, sizeof(*c->slot_locks), GFP_KERNEL);
+	c->stats = alloc_percpu(struct avc_cache_stats);
+	if (!c->slots || !c->slot_locks || !c->stats) {
+		free_percpu(c->stats);
+		kvfree(c->slot_locks);
+		kvfree(c->slots);
+		kfree(c);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	for (i = 0; i < nslots; i++) {
+		INIT_HLIST_HEAD(&c->slots[i]);
+		spin_lock_init(&c->slot_locks[i]);
+	}
+	if (avc_sync_mode == AVC_SYNC_RWLOCK)
+		rwlock_init(&c->big.rw);
+	else
+		spin_lock_init(&c->big.spin);
+	c->mask = nslots - 1;
+	c->seed = get_random_u32();
+	c->ss = ss;
+	c->threshold = threshold;
+	c->latest_seqno = avc_ss_seqno(ss);
+	atomic_set(&c->active, 0);
+	atomic_set(&c->reclaim_hint, 0);
+	return c;
+}
+
+/**
+ * avc_cache_destroy() - free a cache and everything in it
+ * @c: the cache; no lookup may be running or start
+ */
+void avc_cache_destroy(struct avc_cache *c)
+{
+	struct avc_cache_stats sum;
+
+	avc_cache_flush(c);
+	rcu_barrier();
+
+	avc_cache_stats_sum(c, &sum);
+	WARN(atomic_read(&c->active) || sum.allocations != sum.frees,
+	     "avc_rcu: %d entries still linked, %u allocated, %u freed\n",
+	     atomic_read(&c->active), sum.allocations, sum.frees);
+
+	free_percpu(c->stats);
+	kvfree(c->slot_locks);
+	kvfree(c->slots);
+	kfree(c);
+}
+
+/*
+ * Link a freshly computed decision.  Runs in the caller's context, which may
+ * be atomic: the node comes from GFP_NOWAIT and a failed allocation only
+ * means the decision is not cached.  Return whether an entry was added.
+ */
+static bool avc_insert(struct avc_cache *c, const struct avc_key *k,
+		       const struct avc_rcu_decision *avd)
+{
+	unsigned int idx = avc_hash(c, k);
+	struct avc_node *node, *old;
+	unsigned long flags;
+	bool added = false;
+
+	node = kmem_cache_alloc(avc_node_cachep, GFP_NOWAIT | __GFP_NOWARN);
+	if (!node)
+		return false;
+	this_cpu_inc(c->stats->allocations);
+	node->key = *k;
+	node->dec = *avd;
+	node->cache = c;
+
+	flags = avc_bucket_lock(c, idx);
+	if (avc_seqno_before(avd->seqno, READ_ONCE(c->latest_seqno))) {
+		/* Computed under a policy that a reset has already retired. */
+		old = node;
+	} else {
+		old = avc_search(&c->slots[idx], k);
+		if (!old) {
+			hlist_add_head_rcu(&node->list, &c->slots[idx]);
+			atomic_inc(&c->active);
+			added = true;
+		} else if (avc_seqno_before(old->dec.seqno, avd->seqno)) {
+			hlist_replace_rcu(&old->list, &node->list);
+			avc_node_retire(old);
+		} else {
+			/* A racing miss linked the same decision first. */
+			old = node;
+		}
+	}
+	avc_bucket_unlock(c, idx, flags);
+
+	if (old == node)
+		avc_node_free(node);
+	return added;
+}
+
+/*
+ * The slow path: ask the security server, cache the answer.  Kept out of
+ * line so that the hit path stays small and free of locked instructions.
+ */
+static noinline int avc_miss(struct avc_cache *c, const struct avc_key *k,
+			     u32 requested, struct avc_rcu_decision *avd)
+{
+	avc_ss_compute(c->ss, k, avd);
+	if (avc_insert(c, k, avd) &&
+	    atomic_read(&c->active) > READ_ONCE(c->threshold))
+		avc_reclaim(c);
+
+	this_cpu_inc(c->stats->lookups);
+	this_cpu_inc(c->stats->misses);
+	return avc_decide(avd, requested);
+}
+
+/*
+ * The locked modes' lookup: the same search under the global lock, which is
+ * what made every lookup on every CPU write the lock's cache line in 2004.
+ * Out of line, so that the rcu path pays nothing for its existence.
+ */
+static noinline int avc_locked_has_perm(struct avc_cache *c,
+					const struct avc_key *k,
+					u32 requested,
+					struct avc_rcu_decision *avd)
+{
+	struct hlist_head *head = &c->slots[avc_hash(c, k)];
+	struct avc_node *node;
+	unsigned long flags;
+
+	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_lock_irqsave(&c->big.spin, flags);
+	else
+		read_lock_irqsave(&c->big.rw, flags);
+
+	node = avc_search(head, k);
+	if (node)
+		*avd = node->dec;
+
+	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_unlock_irqrestore(&c->big.spin, flags);
+	else
+		read_unlock_irqrestore(&c->big.rw, flags);
+
+	if (!node)
+		return avc_miss(c, k, requested, avd);
+	this_cpu_inc(c->stats->lookups);
+	this_cpu_inc(c->stats->hits);
+	return avc_decide(avd, requested);
+}
+
+/**
+ * avc_cache_has_perm() - decide an access, from the cache when possible
+ * @c: the cache
+ * @ssid: source SID
+ * @tsid: target SID
+ * @tclass: target class
+ * @requested: permissions asked for
+ * @avd: where to store the decision
+ *
+ * Never sleeps; callable in any context.  A hit (rcu mode) takes no lock,
+ * performs no atomic read-modify-write and stores only to @avd and this
+ * CPU's counters.
+ *
+ * Return: 0 if granted, -EACCES if not.
+ */
+int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
+		       u32 requested, struct avc_rcu_decision *avd)
+{
+	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
+	struct avc_node *node;
+
+	if (avc_sync_locked())
+		return avc_locked_has_perm(c, &k, requested, avd);
+
+	rcu_read_lock();
+	node = avc_search(&c->slots[avc_hash(c, &k)], &k);
+	if (likely(node)) {
+		*avd = node->dec;
+		rcu_read_unlock();
+		this_cpu_inc(c->stats->lookups);
+		this_cpu_inc(c->stats->hits);
+		return avc_decide(avd, requested);
+	}
+	rcu_read_unlock();
+	return avc_miss(c, &k, requested, avd);
+}
+
+/**
+ * avc_cache_flush() - drop every cached decision
+ * @c: the cache
+ *
+ * Never sleeps.  Each bucket is emptied under its own lock, so lookups
+ * continue throughout; a lookup that starts after the flush returns misses.
+ */
+void avc_cache_flush(struct avc_cache *c)
+{
+	struct avc_node *node;
+	struct hlist_node *tmp;
+	unsigned long flags;
+	unsigned int i;
+
+	for (i = 0; i <= c->mask; i++) {
+		/* Lock even empty buckets: avc_cache_reset() relies on it. */
+		flags = avc_bucket_lock(c, i);
+		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list)
+			avc_node_unlink(node);
+		avc_bucket_unlock(c, i, flags);
+	}
+}
+
+/**
+ * avc_cache_reset() - retire every decision older than a new policy
+ * @c: the cache
+ * @seqno: seqno of the policy just published
+ *
+ * Called after the security server published the policy @seqno, as SELinux
+ * calls avc_ss_reset().  When it returns, no decision computed under an
+ * older policy is in the cache, and none will be inserted.
+ */
+void avc_cache_reset(struct avc_cache *c, u32 seqno)
+{
+	u32 old = READ_ONCE(c->latest_seqno);
+
+	/* Only ever move forward, whatever order two resets run in. */
+	while (avc_seqno_before(old, seqno)) {
+		u32 prev = cmpxchg(&c->latest_seqno, old, seqno);
+
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	avc_cache_flush(c);
+}
+
+/**
+ * avc_cache_threshold() - current cache_threshold
+ * @c: the cache
+ */
+unsigned int avc_cache_threshold(const struct avc_cache *c)
+{
+	return READ_ONCE(c->threshold);
+}
+
+/**
+ * avc_cache_set_threshold() - set cache_threshold
+ * @c: the cache
+ * @threshold: the new value; range checks are the caller's
+ *
+ * Takes effect on later inserts: a cache above the new value shrinks by a
+ * reclaim chunk per insert, as upstream's does.
+ */
+void avc_cache_set_threshold(struct avc_cache *c, unsigned int threshold)
+{
+	WRITE_ONCE(c->threshold, threshold);
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * avc_rcu core: cache nodes, the hash, bucket search and the update locks.
+ *
+ * Private to avc/.  A node is immutable once linked: a changed decision is
+ * a new node that replaces the old one, so a lockless reader always sees a
+ * whole decision.
+ */
+#ifndef _AVC_RCU_NODE_H
+#define _AVC_RCU_NODE_H
+
+#include <linux/compiler.h>
+#include <linux/jhash.h>
+#include <linux/rculist.h>
+#include <linux/rcupdate.h>
+#include "avc.h"
+
+/**
+ * struct avc_node - one cached decision
+ * @list: bucket linkage, traversed under RCU
+ * @key: what the decision is for
+ * @dec: the decision; never written after the node is linked
+ * @cache: owning cache, for the RCU callback's statistics
+ * @rhead: deferred free
+ */
+struct avc_node {
+	struct hlist_node list;
+	struct avc_key key;
+	struct avc_rcu_decision dec;
+	struct avc_cache *cache;
+	struct rcu_head rhead;
+};
+
+/**
+ * avc_hash() - bucket index of a key
+ * @c: the cache
+ * @k: the key
+ *
+ * Bob Jenkins' lookup3 final mix over the whole triple, seeded per cache.
+ * The old ssid ^ (tsid << 2) ^ (tclass << 4) leaves the high bits of the
+ * SIDs out of small tables and lets nearby triples collide; this does not,
+ * and the random seed keeps an unprivileged user of the access file from
+ * choosing keys that pile into one bucket.
+ */
+static __always_inline unsigned int avc_hash(const struct avc_cache *c,
+					     const struct avc_key *k)
+{
+	return jhash_3words(k->ssid, k->tsid, k->tclass, c->seed) & c->mask;
+}
+
+static __always_inline bool avc_key_equal(const struct avc_key *a,
+					  const struct avc_key *b)
+{
+	return a->ssid == b->ssid && a->tsid == b->tsid &&
+	       a->tclass == b->tclass;
+}
+
+/**
+ * avc_search() - find a key in its bucket
+ * @head: the bucket
+ * @k: the key
+ *
+ * Callers hold rcu_read_lock(), the bucket's update lock, or in the locked
+ * modes the global lock (with interrupts off, which RCU also counts as a
+ * read-side critical section).
+ *
+ * Return: the node, or NULL.
+ */
+static __always_inline struct avc_node *avc_search(struct hlist_head *head,
+						   const struct avc_key *k)
+{
+	struct avc_node *node;
+
+	hlist_for_each_entry_rcu(node, head, list, avc_sync_locked())
+		if (avc_key_equal(&node->key, k))
+			return node;
+	return NULL;
+}
+
+/*
+ * Update-side locking.  In rcu mode each bucket has its own lock; in the
+ * locked modes the global lock stands in for every bucket lock, taken for
+ * writing.  All are irq-safe: callers of the cache may be in hard interrupt
+ * context.
+ */
+static inline unsigned long avc_bucket_lock(struct avc_cache *c,
+					    unsigned int idx)
+	__acquires(bucket)
+{
+	unsigned long flags;
+
+	if (!avc_sync_locked())
+		spin_lock_irqsave(&c->slot_locks[idx], flags);
+	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_lock_irqsave(&c->big.spin, flags);
+	else
+		write_lock_irqsave(&c->big.rw, flags);
+	return flags;
+}
+
+static inline void avc_bucket_unlock(struct avc_cache *c, unsigned int idx,
+				     unsigned long flags)
+	__releases(bucket)
+{
+	if (!avc_sync_locked())
+		spin_unlock_irqrestore(&c->slot_locks[idx], flags);
+	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_unlock_irqrestore(&c->big.spin, flags);
+	else
+		write_unlock_irqrestore(&c->big.rw, flags);
+}
+
+/* node ops in cache.c */
+void avc_node_unlink(struct avc_node *node);
+
+#endif /* _AVC_RCU_NODE_H */

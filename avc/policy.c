@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu core: the security-server stand-in.
+ *
+ * The policy in force is one immutable struct avc_policydb, published with
+ * rcu_assign_pointer().  A computation (the cache's slow path, which may
+ * run in any context) reads it under rcu_read_lock() and never waits for a
+ * load; a load parses outside every lock, swaps the pointer under a mutex
+ * that only loads take, and frees the old policy after a grace period,
+ * outside the mutex.  Neither side waits on the other for longer than a
+ * pointer store.
+ */
+
+#include <linux/bsearch.h>
+#include <linux/err.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include "policydb.h"
+
+/**
+ * avc_ss_init() - start with the empty policy: deny everything, seqno 0
+ * @ss: the security server
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int avc_ss_init(struct avc_ss *ss)
+{
+	struct avc_policydb *db = avc_policydb_parse("", 0);
+
+	if (IS_ERR(db))
+		return PTR_ERR(db);
+	mutex_init(&ss->load_lock);
+	RCU_INIT_POINTER(ss->db, db);
+	return 0;
+}
+
+/**
+ * avc_ss_destroy() - free the policy
+ * @ss: the security server; no computation may be running or start
+ */
+void avc_ss_destroy(struct avc_ss *ss)
+{
+	avc_policydb_free(rcu_dereference_protected(ss->db, true));
+	RCU_INIT_POINTER(ss->db, NULL);
+}
+
+static int avc_rule_key_cmp(const void *key, const void *elt)
+{
+	const struct avc_key *k = key;
+	const struct avc_rule *r = elt;
+
+	if (k->ssid != r->ssid)
+		return k->ssid < r->ssid ? -1 : 1;
+	if (k->tsid != r->tsid)
+		return k->tsid < r->tsid ? -1 : 1;
+	if (k->tclass != r->tclass)
+		return k->tclass < r->tclass ? -1 : 1;
+	return 0;
+}
+
+static int avc_sid_cmp(const void *key, const void *elt)
+{
+	u32 a = *(const u32 *)key, b = *(const u32 *)elt;
+
+	return a < b ? -1 : a > b;
+}
+
+/**
+ * avc_ss_compute() - compute a decision from the policy, bypassing caches
+ * @ss: the security server
+ * @key: the access
+ * @avd: where to store the decision
+ *
+ * Never sleeps.  Without rules for the key everything is denied, and every
+ * denial is audited: auditdeny is all ones unless dontaudit clears bits.
+ */
+void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
+		    struct avc_rcu_decision *avd)
+{
+	const struct avc_policydb *db;
+	const struct avc_rule *r;
+	u32 ssid = key->ssid;
+
+	rcu_read_lock();
+	db = rcu_dereference(ss->db);
+	r = bsearch(key, db->rules, db->nrules, sizeof(*r), avc_rule_key_cmp);
+	avd->allowed = r ? r->allowed : 0;
+	avd->auditallow = r ? r->auditallow : 0;
+	avd->auditdeny = r ? ~r->dontaudit : ~0U;
+	avd->seqno = db->seqno;
+	avd->flags = bsearch(&ssid, db->permissive, db->npermissive,
+			     sizeof(ssid), avc_sid_cmp) ?
+		     AVC_RCU_DECISION_PERMISSIVE : 0;
+	rcu_read_unlock();
+}
+
+/**
+ * avc_ss_load() - parse and publish a new policy
+ * @ss: the security server
+ * @text: the policy text (not NUL-terminated)
+ * @len: its length
+ * @seqno: where to store the new policy's seqno
+ *
+ * Sleeps.  All or nothing: on error the policy in force is untouched.  The
+ * caller resets the caches in front of @ss with the new seqno.
+ *
+ * Return: 0, -EINVAL for a bad line (logged), -ENOMEM, -EFBIG.
+ */
+int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
+		u32 *seqno)
+{
+	struct avc_policydb *db, *old;
+
+	db = avc_policydb_parse(text, len);
+	if (IS_ERR(db))
+		return PTR_ERR(db);
+
+	mutex_lock(&ss->load_lock);
+	old = rcu_dereference_protected(ss->db,
+					lockdep_is_held(&ss->load_lock));
+	db->seqno = old->seqno + 1;
+	*seqno = db->seqno;
+	rcu_assign_pointer(ss->db, db);
+	mutex_unlock(&ss->load_lock);
+
+	synchronize_rcu();
+	avc_policydb_free(old);
+	return 0;
+}
+
+/**
+ * avc_ss_seqno() - seqno of the policy in force
+ * @ss: the security server
+ */
+u32 avc_ss_seqno(struct avc_ss *ss)
+{
+	u32 seqno;
+
+	rcu_read_lock();
+	seqno = rcu_dereference(ss->db)->seqno;
+	rcu_read_unlock();
+	return seqno;
+}

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu core: policy text to policy database.
+ *
+ * One rule a line; '#' starts a comment that runs to the end of the line;
+ * blank lines are ignored; a trailing carriage return is ignored:
+ *
+ *	allow      <ssid> <tsid> <tclass> <perms>
+ *	auditallow <ssid> <tsid> <tclass> <perms>
+ *	dontaudit  <ssid> <tsid> <tclass> <perms>
+ *	permissive <ssid>
+ *
+ * The whole text is parsed before anything is published, so a bad line
+ * costs nothing but the attempt: the error names the line in the kernel log
+ * and the policy in force stays.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include "policydb.h"
+
+enum avc_rule_kind {
+	AVC_RULE_ALLOW,
+	AVC_RULE_AUDITALLOW,
+	AVC_RULE_DONTAUDIT,
+	AVC_RULE_PERMISSIVE,
+};
+
+static const struct {
+	const char *word;
+	unsigned int nfields;
+} avc_rule_syntax[] = {
+	[AVC_RULE_ALLOW] = { "allow", 4 },
+	[AVC_RULE_AUDITALLOW] = { "auditallow", 4 },
+	[AVC_RULE_DONTAUDIT] = { "dontaudit", 4 },
+	[AVC_RULE_PERMISSIVE] = { "permissive", 1 },
+};
+
+/**
+ * avc_policydb_free() - free a policy no reader can reach
+ * @db: the policy, or NULL
+ */
+void avc_policydb_free(struct avc_policydb *db)
+{
+	if (!db)
+		return;
+	kvfree(db->permissive);
+	kvfree(db->rules);
+	kfree(db);
+}
+
+static int avc_rule_cmp(const void *a, const void *b)
+{
+	const struct avc_rule *x = a, *y = b;
+
+	if (x->ssid != y->ssid)
+		return x->ssid < y->ssid ? -1 : 1;
+	if (x->tsid != y->tsid)
+		return x->tsid < y->tsid ? -1 : 1;
+	if (x->tclass != y->tclass)
+		return x->tclass < y->tclass ? -1 : 1;
+	return 0;
+}
+
+static int avc_u32_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort the rules and fold every key's rules into one entry. */
+static u32 avc_rules_merge(struct avc_rule *r, u32 n)
+{
+	u32 i, out = 0;
+
+	sort(r, n, sizeof(*r), avc_rule_cmp, NULL);
+	for (i = 0; i < n; i++) {
+		if (out && !avc_rule_cmp(&r[out - 1], &r[i])) {
+			r[out - 1].allowed |= r[i].allowed;
+			r[out - 1].auditallow |= r[i].auditallow;
+			r[out - 1].dontaudit |= r[i].dontaudit;
+		} else {
+			r[out++] = r[i];
+		}
+	}
+	return out;
+}
+
+static u32 avc_sids_unique(u32 *s, u32 n)
+{
+	u32 i, out = 0;
+
+	sort(s, n, sizeof(*s), avc_u32_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!out || s[out - 1] != s[i])
+			s[out++] = s[i];
+	return out;
+}
+
+/* Parse one line, comment already cut off, into @db.  0 or a reason. */
+static const char *avc_parse_line(struct avc_policydb *db, const char *s,
+				  size_t len)
+{
+	u32 f[4];
+	size_t i = 0, w;
+	unsigned int k;
+	int err;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i == len)
+		return NULL;
+	for (w = i; w < len && s[w] != ' ' && s[w] != '\t'; w++)
+		;
+
+	for (k = 0; k < ARRAY_SIZE(avc_rule_syntax); k++)
+		if (strlen(avc_rule_syntax[k].word) == w - i &&
+		    !memcmp(avc_rule_syntax[k].word, s + i, w - i))
+			break;
+	if (k == ARRAY_SIZE(avc_rule_syntax))
+		return "unknown rule (allow, auditallow, dontaudit or permissive expected)";
+
+	err = avc_parse_fields(s + w, len - w, f, avc_rule_syntax[k].nfields);
+	if (err == -ERANGE)
+		return "number above 4294967295";
+	if (err)
+		return k == AVC_RULE_PERMISSIVE ?
+		       "expected: permissive <ssid>" :
+		       "expected: <rule> <ssid> <tsid> <tclass> <perms>";
+
+	if (k == AVC_RULE_PERMISSIVE) {
+		db->permissive[db->npermissive++] = f[0];
+		return NULL;
+	}
+	if (f[2] > U16_MAX)
+		return "tclass above 65535";
+
+	db->rules[db->nrules] = (struct avc_rule) {
+		.ssid = f[0],
+		.tsid = f[1],
+		.tclass = f[2],
+		.allowed = k == AVC_RULE_ALLOW ? f[3] : 0,
+		.auditallow = k == AVC_RULE_AUDITALLOW ? f[3] : 0,
+		.dontaudit = k == AVC_RULE_DONTAUDIT ? f[3] : 0,
+	};
+	db->nrules++;
+	return NULL;
+}
+
+/**
+ * avc_policydb_parse() - build a policy from its text
+ * @text: the text (not NUL-terminated)
+ * @len: its length
+ *
+ * May sleep.  On a bad line, logs the line number and the reason.
+ *
+ * Return: the policy (seqno 0, not yet published), ERR_PTR(-EINVAL) for a
+ * bad line, ERR_PTR(-ENOMEM).
+ */
+struct avc_policydb *avc_policydb_parse(const char *text, size_t len)
+{
+	struct avc_policydb *db;
+	const char *line = text, *end = text + len, *eol, *hash;
+	const char *why;
+	size_t lines = 1, n;
+	u32 lineno = 0;
+
+	for (n = 0; n < len; n++)
+		lines += text[n] == '\n';
+	if (lines > U32_MAX)
+		return ERR_PTR(-EFBIG);
+
+	db = kzalloc(sizeof(*db), GFP_KERNEL);
+	if (!db)
+		return ERR_PTR(-ENOMEM);
+	db->rules = kvmalloc_array(lines, sizeof(*db->rules), GFP_KERNEL);
+	db->permissive = kvmalloc_array(lines, sizeof(*db->permissive),
+					GFP_KERNEL);
+	if (!db->rules || !db->permissive) {
+		avc_policydb_free(db);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	while (line < end) {
+		lineno++;
+		eol = memchr(line, '\n', end - line);
+		if (!eol)
+			eol = end;
+		hash = memchr(line, '#', eol - line);
+		n = (hash ? hash : eol) - line;
+		if (n && line[n - 1] == '\r')
+			n--;
+		why = avc_parse_line(db, line, n);
+		if (why) {
+			pr_err("policy line %u: %s; policy not loaded\n",
+			       lineno, why);
+			avc_policydb_free(db);
+			return ERR_PTR(-EINVAL);
+		}
+		line = eol + 1;
+		if ((lineno & 4095) == 0)
+			cond_resched();
+	}
+
+	db->nrules = avc_rules_merge(db->rules, db->nrules);
+	db->npermissive = avc_sids_unique(db->permissive, db->npermissive);
+	return db;
+}

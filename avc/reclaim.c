@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu core: chunked reclaim.
+ *
+ * When an insert leaves more live entries than cache_threshold, the inserter
+ * evicts one chunk of AVC_RCU_RECLAIM_CHUNK entries.  It starts at a bucket
+ * hint that rotates with every bucket visited, so successive reclaims sweep
+ * the whole table instead of emptying one corner of it.  Buckets whose lock
+ * is busy are skipped rather than waited for (the inserter may be in
+ * interrupt context, and a busy bucket is being used), and the inserter's
+ * own bucket lock was dropped before it got here: at most one bucket lock
+ * is ever held.
+ *
+ * Within a bucket the oldest entries go first.  New entries are linked at
+ * the head, so the oldest are at the tail.  Upstream evicts from the head,
+ * that is the newest entries, which are the ones most likely to be used
+ * again; eviction by insertion age is not LRU, but it is not the reverse of
+ * it either, and it needs no write on the lookup path.
+ */
+
+#include "node.h"
+#include "reclaim.h"
+
+/* Evict up to @want of the oldest entries of a locked bucket. */
+static unsigned int avc_evict_oldest(struct hlist_head *head,
+				     unsigned int want)
+{
+	struct avc_node *node;
+	struct hlist_node *tmp;
+	unsigned int len = 0, skip, evicted = 0;
+
+	hlist_for_each_entry(node, head, list)
+		len++;
+	skip = len > want ? len - want : 0;
+
+	hlist_for_each_entry_safe(node, tmp, head, list) {
+		if (skip) {
+			skip--;
+			continue;
+		}
+		avc_node_unlink(node);
+		evicted++;
+	}
+	return evicted;
+}
+
+/*
+ * Evict from one bucket unless its lock is busy.  The three lock flavours
+ * are spelled out so that sparse can follow each conditional acquisition.
+ */
+static unsigned int avc_reclaim_bucket(struct avc_cache *c, unsigned int idx,
+				       unsigned int want)
+{
+	struct hlist_head *head = &c->slots[idx];
+	unsigned int got;
+	unsigned long flags;
+
+	if (!avc_sync_locked()) {
+		if (!spin_trylock_irqsave(&c->slot_locks[idx], flags))
+			return 0;
+		got = avc_evict_oldest(head, want);
+		spin_unlock_irqrestore(&c->slot_locks[idx], flags);
+	} else if (avc_sync_mode == AVC_SYNC_SPINLOCK) {
+		if (!spin_trylock_irqsave(&c->big.spin, flags))
+			return 0;
+		got = avc_evict_oldest(head, want);
+		spin_unlock_irqrestore(&c->big.spin, flags);
+	} else {
+		if (!write_trylock_irqsave(&c->big.rw, flags))
+			return 0;
+		got = avc_evict_oldest(head, want);
+		write_unlock_irqrestore(&c->big.rw, flags);
+	}
+	return got;
+}
+
+/**
+ * avc_reclaim() - evict one chunk of entries
+ * @c: the cache; the caller holds no bucket lock
+ *
+ * Never sleeps.  Visits each bucket at most once, so a table of busy or
+ * empty buckets ends the pass early with fewer entries evicted.
+ *
+ * Return: the number of entries evicted.
+ */
+unsigned int avc_reclaim(struct avc_cache *c)
+{
+	unsigned int got = 0, tried, idx;
+
+	for (tried = 0; tried <= c->mask && got < AVC_RCU_RECLAIM_CHUNK;
+	     tried++) {
+		idx = (unsigned int)atomic_inc_return(&c->reclaim_hint) &
+		      c->mask;
+		got += avc_reclaim_bucket(c, idx, AVC_RCU_RECLAIM_CHUNK - got);
+	}
+	this_cpu_add(c->stats->reclaims, got);
+	return got;
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu core: choosing how the cache is serialised.
+ *
+ * The mode is chosen once, before the first cache exists, and is the same
+ * for every cache.  Lookups test it through a static branch, so in the
+ * default rcu mode the test is a no-op instruction and the lookup path
+ * carries no indirect call and no data-dependent branch for the privilege
+ * of having alternatives.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include "avc.h"
+
+DEFINE_STATIC_KEY_FALSE(avc_sync_locked_key);
+enum avc_sync avc_sync_mode = AVC_SYNC_RCU;
+
+static const char *const avc_sync_names[] = {
+	[AVC_SYNC_RCU] = "rcu",
+	[AVC_SYNC_SPINLOCK] = "spinlock",
+	[AVC_SYNC_RWLOCK] = "rwlock",
+};
+
+/**
+ * avc_sync_parse() - mode from its name
+ * @name: "rcu", "spinlock" or "rwlock", optionally followed by a newline
+ * @mode: where to store the mode
+ *
+ * Return: 0, or -EINVAL for any other name.
+ */
+int avc_sync_parse(const char *name, enum avc_sync *mode)
+{
+	int i = sysfs_match_string(avc_sync_names, name);
+
+	if (i < 0)
+		return -EINVAL;
+	*mode = i;
+	return 0;
+}
+
+/**
+ * avc_sync_name() - name of a mode
+ * @mode: the mode
+ */
+const char *avc_sync_name(enum avc_sync mode)
+{
+	return avc_sync_names[mode];
+}
+
+/**
+ * avc_sync_select() - set the mode for every cache created from now on
+ * @mode: the mode
+ *
+ * Must be called before any cache exists and not while one does.
+ *
+ * Return: 0, or -EINVAL for an unknown mode.
+ */
+int avc_sync_select(enum avc_sync mode)
+{
+	if (mode >= ARRAY_SIZE(avc_sync_names))
+		return -EINVAL;
+	avc_sync_mode = mode;
+	if (mode == AVC_SYNC_RCU)
+		static_branch_disable(&avc_sync_locked_key);
+	else
+		static_branch_enable(&avc_sync_locked_key);
+	return 0;
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu presentation layer: avc/cache_threshold, avc/hash_stats and
+ * avc/cache_stats, in selinuxfs's formats.
+ */
+
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "../avc/api.h"
+#include "avcrcufs.h"
+
+/* Enough for "1048576\n" and then some, so a 20-digit value is seen whole. */
+#define THRESHOLD_BUF	32
+
+static ssize_t threshold_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[THRESHOLD_BUF];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n",
+			avc_cache_threshold(avc_rcu_cache()));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/*
+ * Strictly a decimal number in range, with at most one trailing newline:
+ * no sign, no blanks, no base prefix.  Anything else changes nothing.
+ */
+static int threshold_parse(const char *buf, size_t len, unsigned int *val)
+{
+	size_t i;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (!len)
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (!isdigit(buf[i]))
+			return -EINVAL;
+	/* kstrtouint() stops at the NUL the caller put after the text. */
+	if (kstrtouint(buf, 10, val) ||
+	    *val < AVC_RCU_THRESHOLD_MIN || *val > AVC_RCU_THRESHOLD_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static ssize_t threshold_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char buf[THRESHOLD_BUF];
+	unsigned int val;
+
+	if (!capable(CAP_MAC_ADMIN))
+		return -EPERM;
+	/* selinuxfs's answers: no partial writes, nothing near a page. */
+	if (count >= PAGE_SIZE)
+		return -ENOMEM;
+	if (*ppos != 0 || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (threshold_parse(buf, count, &val))
+		return -EINVAL;
+	avc_cache_set_threshold(avc_rcu_cache(), val);
+	return count;
+}
+
+const struct file_operations avcrcufs_threshold_fops = {
+	.read = threshold_read,
+	.write = threshold_write,
+	.llseek = generic_file_llseek,
+};
+
+static int hash_stats_show(struct seq_file *m, void *v)
+{
+	struct avc_hash_stats hs;
+
+	avc_cache_hash_stats(avc_rcu_cache(), &hs);
+	seq_printf(m, AVC_RCU_HASH_STATS_FMT, hs.entries, hs.buckets_used,
+		   hs.buckets, hs.longest_chain);
+	return 0;
+}
+
+static int hash_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, hash_stats_show, NULL);
+}
+
+const struct file_operations avcrcufs_hash_stats_fops = {
+	.open = hash_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/*
+ * avc/cache_stats: position 0 is the header, position n >= 1 the row of
+ * possible CPU n - 1.  Gaps in the possible mask are skipped by moving the
+ * position past them, so lseek and re-reads land on the same rows.
+ */
+static void *cache_stats_cpu(loff_t *pos)
+{
+	int cpu;
+
+	for (cpu = *pos - 1; cpu < nr_cpu_ids; cpu++) {
+		if (cpu_possible(cpu)) {
+			*pos = cpu + 1;
+			return pos;
+		}
+	}
+	return NULL;
+}
+
+static void *cache_stats_start(struct seq_file *m, loff_t *pos)
+{
+	if (*pos == 0)
+		return SEQ_START_TOKEN;
+	return cache_stats_cpu(pos);
+}
+
+static void *cache_stats_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return cache_stats_cpu(pos);
+}
+
+static void cache_stats_stop(struct seq_file *m, void *v)
+{
+}
+
+static int cache_stats_show(struct seq_file *m, void *v)
+{
+	struct avc_cache_stats s;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, AVC_RCU_CACHE_STATS_HEADER "\n");
+		return 0;
+	}
+	avc_cache_stats_read(avc_rcu_cache(), *(loff_t *)v - 1, &s);
+	seq_printf(m, AVC_RCU_CACHE_STATS_ROW, s.lookups, s.hits, s.misses,
+		   s.allocations, s.reclaims, s.frees);
+	return 0;
+}
+
+static const struct seq_operations cache_stats_seq_ops = {
+	.start = cache_stats_start,
+	.next = cache_stats_next,
+	.stop = cache_stats_stop,
+	.show = cache_stats_show,
+};
+
+static int cache_stats_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &cache_stats_seq_ops);
+}
+
+const struct file_operations avcrcufs_cache_stats_fops = {
+	.open = cache_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};

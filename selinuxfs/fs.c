@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu presentation layer: the avcrcufs filesystem.
+ *
+ * A libfs pseudo-filesystem laid out like the part of selinuxfs it mirrors:
+ *
+ *	load  access  seqno
+ *	avc/cache_threshold  avc/hash_stats  avc/cache_stats
+ *
+ * Every mount shows the same single superblock.  The module makes the empty
+ * directory /sys/fs/avc_rcu to mount it on, as SELinux has /sys/fs/selinux.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/fs_context.h>
+#include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/sysfs.h>
+#include <uapi/linux/avc_rcu.h>
+#include "avcrcufs.h"
+
+/* Inode numbers: the root is 1, simple_fill_super() numbers from 2. */
+enum {
+	AVCRCUFS_LOAD = 2,
+	AVCRCUFS_ACCESS,
+	AVCRCUFS_SEQNO,
+	AVCRCUFS_AVC_DIR,
+	AVCRCUFS_THRESHOLD,
+	AVCRCUFS_HASH_STATS,
+	AVCRCUFS_CACHE_STATS,
+};
+
+static struct inode *avcrcufs_new_inode(struct super_block *sb,
+					umode_t mode, unsigned long ino)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (inode) {
+		inode->i_ino = ino;
+		inode->i_mode = mode;
+		inode->i_atime = current_time(inode);
+		inode->i_mtime = inode->i_atime;
+		inode->i_ctime = inode->i_atime;
+	}
+	return inode;
+}
+
+/* Dentries stay pinned until kill_litter_super(), as in selinuxfs. */
+static struct dentry *avcrcufs_add(struct dentry *parent, const char *name,
+				   umode_t mode, unsigned long ino,
+				   const struct file_operations *fops)
+{
+	struct dentry *dentry = d_alloc_name(parent, name);
+	struct inode *inode;
+
+	if (!dentry)
+		return ERR_PTR(-ENOMEM);
+	inode = avcrcufs_new_inode(parent->d_sb, mode, ino);
+	if (!inode) {
+		dput(dentry);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (S_ISDIR(mode)) {
+		inode->i_op = &simple_dir_inode_operations;
+		inode->i_fop = &simple_dir_operations;
+		set_nlink(inode, 2);
+		inc_nlink(d_inode(parent));
+	} else {
+		inode->i_fop = fops;
+	}
+	d_add(dentry, inode);
+	return dentry;
+}
+
+static int avcrcufs_fill_super(struct super_block *sb,
+			       struct fs_context *fc)
+{
+	static const struct tree_descr root_files[] = {
+		[AVCRCUFS_LOAD] = {
+			AVC_RCU_FILE_LOAD, &avcrcufs_load_fops, 0600 },
+		[AVCRCUFS_ACCESS] = {
+			AVC_RCU_FILE_ACCESS, &avcrcufs_access_fops, 0666 },
+		[AVCRCUFS_SEQNO] = {
+			AVC_RCU_FILE_SEQNO, &avcrcufs_seqno_fops, 0444 },
+		{ "" }
+	};
+	static const struct {
+		const char *name;
+		const struct file_operations *fops;
+		umode_t mode;
+		unsigned long ino;
+	} avc_files[] = {
+		{ "cache_threshold", &avcrcufs_threshold_fops, 0644,
+		  AVCRCUFS_THRESHOLD },
+		{ "hash_stats", &avcrcufs_hash_stats_fops, 0444,
+		  AVCRCUFS_HASH_STATS },
+		{ "cache_stats", &avcrcufs_cache_stats_fops, 0444,
+		  AVCRCUFS_CACHE_STATS },
+	};
+	struct dentry *dir, *d;
+	unsigned int i;
+	int err;
+
+	err = simple_fill_super(sb, AVC_RCU_FS_MAGIC, root_files);
+	if (err)
+		return err;
+
+	dir = avcrcufs_add(sb->s_root, "avc", S_IFDIR | 0555,
+			   AVCRCUFS_AVC_DIR, NULL);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	for (i = 0; i < ARRAY_SIZE(avc_files); i++) {
+		d = avcrcufs_add(dir, avc_files[i].name,
+				 S_IFREG | avc_files[i].mode, avc_files[i].ino,
+				 avc_files[i].fops);
+		if (IS_ERR(d))
+			return PTR_ERR(d);
+	}
+	return 0;
+}
+
+static int avcrcufs_get_tree(struct fs_context *fc)
+{
+	return get_tree_single(fc, avcrcufs_fill_super);
+}
+
+static const struct fs_context_operations avcrcufs_context_ops = {
+	.get_tree = avcrcufs_get_tree,
+};
+
+static int avcrcufs_init_fs_context(struct fs_context *fc)
+{
+	fc->ops = &avcrcufs_context_ops;
+	return 0;
+}
+
+static struct file_system_type avcrcufs_type = {
+	.owner = THIS_MODULE,
+	.name = AVC_RCU_FS_NAME,
+	.init_fs_context = avcrcufs_init_fs_context,
+	.kill_sb = kill_litter_super,
+};
+
+/**
+ * avcrcufs_init() - make the mount point and register the filesystem
+ *
+ * Return: 0 or a negative errno.
+ */
+int avcrcufs_init(void)
+{
+	int err;
+
+	err = sysfs_create_mount_point(fs_kobj, "avc_rcu");
+	if (err) {
+		pr_err("cannot create %s: %d\n", AVC_RCU_MOUNT_POINT, err);
+		return err;
+	}
+	err = register_filesystem(&avcrcufs_type);
+	if (err)
+		sysfs_remove_mount_point(fs_kobj, "avc_rcu");
+	return err;
+}
+
+/**
+ * avcrcufs_exit() - undo avcrcufs_init()
+ *
+ * The module cannot be unloaded while the filesystem is mounted: the
+ * superblock holds a reference on it.
+ */
+void avcrcufs_exit(void)
+{
+	unregister_filesystem(&avcrcufs_type);
+	sysfs_remove_mount_point(fs_kobj, "avc_rcu");
+}

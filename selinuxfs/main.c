@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu: an RCU access vector cache, after Kaigai Kohei's 2004 SELinux
+ * patch, with James Morris's tunable threshold and statistics.
+ *
+ * This file is the module: its parameters, and the order in which the core
+ * and the filesystem come up and go down.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include "../avc/api.h"
+#include "avcrcufs.h"
+
+static unsigned int slots = AVC_RCU_SLOTS_DEFAULT;
+module_param(slots, uint, 0444);
+MODULE_PARM_DESC(slots,
+		 "hash buckets, a power of two from 16 to 65536 (default 512)");
+
+static char *sync = "rcu";
+module_param(sync, charp, 0444);
+MODULE_PARM_DESC(sync,
+		 "lookup serialisation: rcu (lockless, default), spinlock (one global lock, the pre-2004 design) or rwlock (one global reader/writer lock)");
+
+static int __init avc_rcu_init(void)
+{
+	enum avc_sync mode;
+	int err;
+
+	if (slots < AVC_RCU_SLOTS_MIN || slots > AVC_RCU_SLOTS_MAX ||
+	    !is_power_of_2(slots)) {
+		pr_err("slots=%u: must be a power of two from %u to %u\n",
+		       slots, AVC_RCU_SLOTS_MIN, AVC_RCU_SLOTS_MAX);
+		return -EINVAL;
+	}
+	if (avc_sync_parse(sync, &mode)) {
+		pr_err("sync=%s: must be rcu, spinlock or rwlock\n", sync);
+		return -EINVAL;
+	}
+
+	err = avc_rcu_setup(slots, mode);
+	if (err)
+		return err;
+	err = avcrcufs_init();
+	if (err) {
+		avc_rcu_teardown();
+		return err;
+	}
+	pr_info("%u slots, sync=%s, cache_threshold %u\n", slots,
+		avc_sync_name(mode), avc_cache_threshold(avc_rcu_cache()));
+	return 0;
+}
+
+static void __exit avc_rcu_exit(void)
+{
+	avcrcufs_exit();
+	avc_rcu_teardown();
+}
+
+module_init(avc_rcu_init);
+module_exit(avc_rcu_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("RCU access vector cache with selinuxfs-style tuning and statistics");
+MODULE_VERSION(AVC_RCU_VERSION);
