@@ -6,6 +6,7 @@
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
 #   make check           static checks, then the kselftests in QEMU guests
+#   make demo            boot a guest, load the module, show avcstat 1
 #   make clean
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -15,13 +16,17 @@ ifeq ($(wildcard $(KDIR)/Makefile),)
 KDIR_FALLBACK := $(lastword $(sort $(wildcard /lib/modules/*/build/Makefile)))
 ifneq ($(KDIR_FALLBACK),)
 override KDIR := $(patsubst %/Makefile,%,$(KDIR_FALLBACK))
+ifneq ($(MAKECMDGOALS),print-kdir)
 $(info avc_rcu: no headers for the running kernel; building for $(KDIR))
 endif
 endif
+endif
+export KDIR
 
 PWD := $(shell pwd)
 
-.PHONY: all module tools modules_install clean
+.PHONY: all module tools selftests modules_install check demo \
+	module-clean clean print-kdir
 
 all: module tools
 
@@ -31,9 +36,25 @@ module:
 tools:
 	$(MAKE) -C tools/avcstat
 
+selftests:
+	$(MAKE) -C selftests
+
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
 
-clean:
+check:
+	tools/testing/check
+
+demo: all
+	tools/testing/demo
+
+print-kdir:
+	@echo $(KDIR)
+
+module-clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
+
+clean: module-clean
 	$(MAKE) -C tools/avcstat clean
+	$(MAKE) -C selftests clean
+	rm -rf build

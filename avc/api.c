@@ -66,6 +66,8 @@ void avc_rcu_teardown(void)
 
 /**
  * avc_rcu_cache() - the module's cache
+ *
+ * Return: the cache avc_rcu_setup() made.
  */
 struct avc_cache *avc_rcu_cache(void)
 {
@@ -150,7 +152,7 @@ EXPORT_SYMBOL_GPL(avc_rcu_compute_av);
 /**
  * avc_rcu_policy_seqno() - sequence number of the policy in force
  *
- * Zero until the first load; each successful load adds one.
+ * Return: zero until the first load; each successful load adds one.
  */
 u32 avc_rcu_policy_seqno(void)
 {

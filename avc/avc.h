@@ -140,8 +140,9 @@ const char *avc_sync_name(enum avc_sync mode);
 /**
  * avc_sync_locked() - true unless lookups run lockless under RCU
  *
- * A static branch: in rcu mode the test is a patched-out no-op, so choosing
- * the mode at load time costs the RCU lookup path nothing.
+ * Return: true in the spinlock and rwlock modes.  The test is a static
+ * branch: in rcu mode it is a patched-out no-op, so choosing the mode at
+ * load time costs the RCU lookup path nothing.
  */
 static __always_inline bool avc_sync_locked(void)
 {
@@ -204,6 +205,8 @@ static inline int avc_decide(const struct avc_rcu_decision *avd,
  * avc_seqno_before() - wrap-safe "a is an older policy than b"
  * @a: a policy seqno
  * @b: a policy seqno
+ *
+ * Return: true if @a was published before @b, across wrap-around.
  */
 static inline bool avc_seqno_before(u32 a, u32 b)
 {

@@ -349,6 +349,8 @@ void avc_cache_reset(struct avc_cache *c, u32 seqno)
 /**
  * avc_cache_threshold() - current cache_threshold
  * @c: the cache
+ *
+ * Return: live entries above which an insert reclaims.
  */
 unsigned int avc_cache_threshold(const struct avc_cache *c)
 {

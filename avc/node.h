@@ -41,6 +41,8 @@ struct avc_node {
  * SIDs out of small tables and lets nearby triples collide; this does not,
  * and the random seed keeps an unprivileged user of the access file from
  * choosing keys that pile into one bucket.
+ *
+ * Return: the bucket index, below the number of buckets.
  */
 static __always_inline unsigned int avc_hash(const struct avc_cache *c,
 					     const struct avc_key *k)

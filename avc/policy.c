@@ -131,6 +131,8 @@ int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
 /**
  * avc_ss_seqno() - seqno of the policy in force
  * @ss: the security server
+ *
+ * Return: the seqno, 0 before the first load.
  */
 u32 avc_ss_seqno(struct avc_ss *ss)
 {

@@ -43,6 +43,8 @@ int avc_sync_parse(const char *name, enum avc_sync *mode)
 /**
  * avc_sync_name() - name of a mode
  * @mode: the mode
+ *
+ * Return: "rcu", "spinlock" or "rwlock".
  */
 const char *avc_sync_name(enum avc_sync mode)
 {
