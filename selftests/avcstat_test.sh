@@ -1,0 +1,524 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# avcstat on crafted cache_stats files (good, bad, rewritten between two
+# reads, per-CPU wraps), its command line and signals, and on the live
+# avcrcufs file when the module is mounted.  Output is TAP version 13;
+# the exit status is non-zero if any test failed.
+#
+# Usage: [AVCSTAT=path/to/avcstat] avcstat_test.sh
+# Default binary: ./avcstat, then ../tools/avcstat/avcstat next to this
+# script, then avcstat from PATH.  Runs under busybox ash and bash.
+
+set -eu
+
+PLAN=55
+HDR='lookups hits misses allocations reclaims frees'
+AVCFS=/sys/fs/avc_rcu
+
+if [ -z "${AVCSTAT:-}" ]; then
+	for c in ./avcstat "$(dirname "$0")/../tools/avcstat/avcstat"; do
+		if [ -f "$c" ] && [ -x "$c" ]; then
+			AVCSTAT=$c
+			break
+		fi
+	done
+fi
+if [ -z "${AVCSTAT:-}" ]; then
+	AVCSTAT=$(command -v avcstat || true)
+fi
+echo "TAP version 13"
+if [ -z "$AVCSTAT" ] || [ ! -x "$AVCSTAT" ]; then
+	echo "Bail out! avcstat binary not found (set AVCSTAT)"
+	exit 1
+fi
+echo "1..$PLAN"
+echo "# avcstat: $AVCSTAT"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/avcstat_test.XXXXXX")
+
+cleanup() {
+	for p in "$T"/*.pid; do
+		[ -s "$p" ] || continue
+		[ -s "${p%.pid}.rc" ] || kill -s KILL "$(cat "$p")" 2>/dev/null ||
+			true
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+diag_file() {
+	if [ -s "$2" ]; then
+		echo "# $1:"
+		sed 's/^/#   /' "$2"
+	fi
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.05 s, fail after SECONDS
+wait_until() {
+	tries=$(($1 * 20))
+	shift
+	while ! "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+lines() {
+	echo $(($(wc -l <"$1")))
+}
+
+has_lines() {
+	[ -f "$1" ] && [ "$(lines "$1")" -ge "$2" ]
+}
+
+# start NAME ARGS...: avcstat ARGS in the background, with its pid,
+# stdout, stderr and exit status in $T/NAME.{pid,out,err,rc}
+start() {
+	name=$1
+	shift
+	rm -f "$T/$name.pid" "$T/$name.rc" "$T/$name.out" "$T/$name.err"
+	(
+		"$AVCSTAT" "$@" >"$T/$name.out" 2>"$T/$name.err" &
+		echo $! >"$T/$name.pid"
+		st=0
+		wait $! || st=$?
+		echo "$st" >"$T/$name.rc"
+	) &
+	wait_until 10 test -s "$T/$name.pid" || true
+}
+
+# finish NAME SECONDS: wait for NAME to exit, set rc (124: timed out)
+finish() {
+	if wait_until "$2" test -s "$T/$1.rc"; then
+		rc=$(cat "$T/$1.rc")
+	else
+		kill -s KILL "$(cat "$T/$1.pid")" 2>/dev/null || true
+		rc=124
+	fi
+}
+
+# run ARGS...: avcstat ARGS to completion; rc, $T/r.out, $T/r.err
+run() {
+	start r "$@"
+	finish r 10
+}
+
+show() {
+	echo "# exit status $rc"
+	diag_file stdout "$T/$1.out"
+	diag_file stderr "$T/$1.err"
+}
+
+header() {
+	printf '%10s %10s %10s %10s %10s %10s\n' \
+		lookups hits misses allocs reclaims frees
+}
+
+# row "A B C D E F": an output row as avcstat prints it
+row() {
+	# shellcheck disable=SC2086
+	printf '%10s %10s %10s %10s %10s %10s\n' $1
+}
+
+# stats FILE ROW...: write a cache_stats file in place
+stats() {
+	f=$1
+	shift
+	{
+		echo "$HDR"
+		for r in "$@"; do
+			echo "$r"
+		done
+	} >"$f"
+}
+
+# expect_out DESC EXPECTED ARGS...: exit 0, no stderr, stdout == EXPECTED
+expect_out() {
+	desc=$1
+	exp=$2
+	shift 2
+	run "$@"
+	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] && cmp -s "$exp" "$T/r.out"
+	then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		show r
+		diag_file expected "$exp"
+	fi
+}
+
+# one_error NAME PATTERN: exit 1, nothing on stdout, one stderr line
+# matching the glob PATTERN
+one_error() {
+	[ "$rc" = 1 ] && [ ! -s "$T/$1.out" ] &&
+		[ "$(lines "$T/$1.err")" = 1 ] || return 1
+	msg=$(cat "$T/$1.err")
+	# shellcheck disable=SC2254
+	case $msg in
+	$2) return 0 ;;
+	esac
+	return 1
+}
+
+# expect_err DESC PATTERN ARGS...
+expect_err() {
+	desc=$1
+	pat=$2
+	shift 2
+	run "$@"
+	if one_error r "$pat"; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		show r
+		echo "# expected stderr: $pat"
+	fi
+}
+
+# Every line a complete header or row: 65 characters and a newline.
+whole_rows() {
+	[ -s "$1" ] &&
+		[ "$(($(wc -c <"$1")))" = "$(($(lines "$1") * 66))" ] &&
+		awk 'length($0) != 65 { exit 1 }' "$1"
+}
+
+# --- help ---------------------------------------------------------------
+
+for opt in -h --help; do
+	run "$opt"
+	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
+	   [ "$(head -n 1 "$T/r.out")" = \
+	     "Usage: avcstat [-c] [-f status_file] [interval [count]]" ]
+	then
+		ok "$opt prints the usage on stdout, exit 0"
+	else
+		not_ok "$opt prints the usage on stdout, exit 0"
+		show r
+	fi
+done
+
+# --- good files ---------------------------------------------------------
+
+F=$T/stats
+E=$T/expected
+
+stats "$F" "1 2 3 4 5 6"
+{ header; row "1 2 3 4 5 6"; } >"$E"
+expect_out "one CPU row: header and totals" "$E" -f "$F"
+
+stats "$F" "1 2 3 4 5 6" "10 20 30 40 50 60" \
+	"100 200 300 400 500 600" "4294967295 4294967295 0 0 7 4294967295"
+{ header; row "4294967406 4294967517 333 444 562 4294967961"; } >"$E"
+expect_out "4 CPU rows summed in 64 bits" "$E" -f "$F"
+
+i=0
+{
+	echo "$HDR"
+	while [ "$i" -lt 300 ]; do
+		echo "4294967295 $i $((i * 1000)) 7 0 $((4294967295 - i))"
+		i=$((i + 1))
+	done
+} >"$F"
+size=$(($(wc -c <"$F")))
+if [ "$size" -gt 8192 ]; then
+	ok "300-row file is larger than 8 KiB ($size bytes)"
+else
+	not_ok "300-row file is larger than 8 KiB ($size bytes)"
+fi
+{ header; row "1288490188500 44850 44850000 2100 0 1288490143650"; } >"$E"
+expect_out "300 CPU rows: exact totals" "$E" -f "$F"
+
+printf '%s\n%s\n%s' "$HDR" "1 2 3 4 5 6" "1 1 1 1 1 1" >"$F"
+{ header; row "2 3 4 5 6 7"; } >"$E"
+expect_out "last row without its newline is accepted" "$E" -f "$F"
+
+# --- count ----------------------------------------------------------------
+
+stats "$F" "1 2 3 4 5 6" "6 5 4 3 2 1"
+{ header; row "7 7 7 7 7 7"; row "0 0 0 0 0 0"; row "0 0 0 0 0 0"; } >"$E"
+start cnt -f "$F" 1 3
+finish cnt 15
+if [ "$rc" = 0 ] && [ ! -s "$T/cnt.err" ] && cmp -s "$E" "$T/cnt.out"; then
+	ok "-f F 1 3: header and 3 rows, exit 0"
+else
+	not_ok "-f F 1 3: header and 3 rows, exit 0"
+	show cnt
+fi
+
+# --- deltas, -c and per-CPU wraps, the file rewritten between reads ------
+#
+# The file is rewritten once both runs have printed the row of the
+# previous read, which leaves almost a whole interval (2 s) of margin.
+
+stats "$F" "4294967290 4294967295 0 7 1 2" "100 200 300 400 500 600"
+start dlt -f "$F" 2 3
+start cum -c -f "$F" 2 3
+wait_until 15 has_lines "$T/dlt.out" 2 || true
+wait_until 15 has_lines "$T/cum.out" 2 || true
+stats "$F" "5 9 1 8 1 2" "101 202 303 404 505 606"
+wait_until 15 has_lines "$T/dlt.out" 3 || true
+wait_until 15 has_lines "$T/cum.out" 3 || true
+stats "$F" "4294967295 10 1 8 1 2" "101 202 303 404 505 606"
+
+{
+	header
+	row "4294967390 4294967495 300 407 501 602"
+	row "12 12 4 5 5 6"
+	row "4294967290 1 0 0 0 0"
+} >"$E"
+finish dlt 15
+if [ "$rc" = 0 ] && [ ! -s "$T/dlt.err" ] && cmp -s "$E" "$T/dlt.out"; then
+	ok "deltas per CPU modulo 2^32 (4294967290 -> 5 is 11)"
+else
+	not_ok "deltas per CPU modulo 2^32 (4294967290 -> 5 is 11)"
+	show dlt
+	diag_file expected "$E"
+fi
+
+{
+	header
+	row "4294967390 4294967495 300 407 501 602"
+	row "4294967402 4294967507 304 412 506 608"
+	row "8589934692 4294967508 304 412 506 608"
+} >"$E"
+finish cum 15
+if [ "$rc" = 0 ] && [ ! -s "$T/cum.err" ] && cmp -s "$E" "$T/cum.out"; then
+	ok "-c: first totals plus deltas, monotonic across wraps"
+else
+	not_ok "-c: first totals plus deltas, monotonic across wraps"
+	show cum
+	diag_file expected "$E"
+fi
+
+# --- the number of CPU rows changes ---------------------------------------
+
+stats "$F" "1 2 3 4 5 6" "1 2 3 4 5 6"
+start chg -f "$F" 2
+wait_until 15 has_lines "$T/chg.out" 2 || true
+stats "$F" "1 2 3 4 5 6" "1 2 3 4 5 6" "1 2 3 4 5 6"
+finish chg 15
+{ header; row "2 4 6 8 10 12"; } >"$E"
+pat="avcstat: $F: number of CPU rows changed from 2 to 3"
+if [ "$rc" = 1 ] && cmp -s "$E" "$T/chg.out" &&
+   [ "$(lines "$T/chg.err")" = 1 ] && [ "$(cat "$T/chg.err")" = "$pat" ]
+then
+	ok "CPU row count change: one error line, exit 1"
+else
+	not_ok "CPU row count change: one error line, exit 1"
+	show chg
+fi
+
+# --- bad files ------------------------------------------------------------
+
+B=$T/bad
+
+bad_row() {
+	desc=$1
+	line=$2
+	shift 2
+	stats "$B" "$@"
+	expect_err "$desc" \
+		"avcstat: $B: line $line: expected 6 unsigned 32-bit fields" \
+		-f "$B"
+}
+
+bad_header() {
+	desc=$1
+	printf '%s\n1 2 3 4 5 6\n' "$2" >"$B"
+	expect_err "$desc" "avcstat: $B: invalid header \"*\"" -f "$B"
+}
+
+bad_header "bad header: avcstat's column names" \
+	"lookups hits misses allocs reclaims frees"
+bad_header "bad header: trailing space" "$HDR "
+bad_header "bad header: CRLF" "$(printf '%s\r' "$HDR")"
+bad_header "bad header: a CPU row instead" "1 2 3 4 5 6"
+
+bad_row "bad row: 5 fields" 3 "1 2 3 4 5 6" "1 2 3 4 5"
+bad_row "bad row: 7 fields" 2 "1 2 3 4 5 6 7"
+bad_row "bad row: letters" 2 "1 2 3 4 5 x6"
+bad_row "bad row: negative" 2 "1 2 3 -4 5 6"
+bad_row "bad row: 2^32" 2 "4294967296 2 3 4 5 6"
+bad_row "bad row: plus sign" 2 "+1 2 3 4 5 6"
+bad_row "bad row: hex" 2 "0x10 2 3 4 5 6"
+bad_row "bad row: two spaces" 2 "1  2 3 4 5 6"
+bad_row "bad row: leading space" 2 " 1 2 3 4 5 6"
+bad_row "bad row: trailing space" 2 "1 2 3 4 5 6 "
+bad_row "bad row: tab separator" 2 "$(printf '1\t2 3 4 5 6')"
+bad_row "bad row: empty line between rows" 3 "1 2 3 4 5 6" "" \
+	"1 2 3 4 5 6"
+bad_row "bad row: trailing empty line" 3 "1 2 3 4 5 6" ""
+
+i=0
+{
+	echo "$HDR"
+	while [ "$i" -lt 299 ]; do
+		echo "$i $i $i $i $i $i"
+		i=$((i + 1))
+	done
+	echo "1 2 3 4 5"
+} >"$B"
+expect_err "bad row 300 of 300: line number 301 named" \
+	"avcstat: $B: line 301: expected 6 unsigned 32-bit fields" -f "$B"
+
+printf '%s\n' "$HDR" >"$B"
+expect_err "header only: no CPU rows" "avcstat: $B: no CPU rows" -f "$B"
+
+: >"$B"
+expect_err "empty file" "avcstat: $B: empty file" -f "$B"
+
+expect_err "missing file" "avcstat: $T/missing: No such file or directory" \
+	-f "$T/missing"
+
+expect_err "unreadable file (a directory)" "avcstat: $T: *" -f "$T"
+
+stats "$B" "1 2 3 4 5 6"
+chmod 000 "$B"
+if [ "$(id -u)" = 0 ]; then
+	skip "file without read permission" "running as root"
+else
+	expect_err "file without read permission" \
+		"avcstat: $B: Permission denied" -f "$B"
+fi
+chmod 644 "$B"
+
+# --- command line errors --------------------------------------------------
+
+stats "$F" "1 2 3 4 5 6"
+for a in 0 -1 abc 1.5 " 1" 2147483648 99999999999999999999 ""; do
+	expect_err "interval '$a' rejected" "avcstat: invalid interval*" \
+		-f "$F" -- "$a"
+done
+for a in 0 abc -2 18446744073709551616; do
+	expect_err "count '$a' rejected" "avcstat: invalid count*" \
+		-f "$F" -- 1 "$a"
+done
+expect_err "too many arguments rejected" "avcstat: too many arguments*" \
+	-f "$F" 1 2 3
+expect_err "unknown option rejected" "avcstat: invalid option '-x'*" \
+	-f "$F" -x
+expect_err "-f without an argument rejected" "avcstat: option '-f'*" -f
+
+# --- signals --------------------------------------------------------------
+
+stats "$F" "1 2 3 4 5 6"
+start sig -f "$F" 1
+wait_until 15 has_lines "$T/sig.out" 2 || true
+kill -s WINCH "$(cat "$T/sig.pid")" 2>/dev/null || true
+wait_until 15 has_lines "$T/sig.out" 3 || true
+if [ ! -s "$T/sig.rc" ] && has_lines "$T/sig.out" 3; then
+	ok "SIGWINCH: still running, rows continue"
+else
+	not_ok "SIGWINCH: still running, rows continue"
+fi
+kill -s TERM "$(cat "$T/sig.pid")" 2>/dev/null || true
+finish sig 15
+if [ "$rc" = 0 ] && [ ! -s "$T/sig.err" ] && whole_rows "$T/sig.out"; then
+	ok "SIGTERM: exit 0, only whole rows"
+else
+	not_ok "SIGTERM: exit 0, only whole rows"
+	show sig
+fi
+
+start sig -f "$F" 1
+wait_until 15 has_lines "$T/sig.out" 2 || true
+kill -s INT "$(cat "$T/sig.pid")" 2>/dev/null || true
+finish sig 15
+if [ "$rc" = 0 ] && [ ! -s "$T/sig.err" ] && whole_rows "$T/sig.out"; then
+	ok "SIGINT: exit 0, only whole rows"
+else
+	not_ok "SIGINT: exit 0, only whole rows"
+	show sig
+fi
+
+# --- live -----------------------------------------------------------------
+
+# sum_file FILE: the six column totals of a cache_stats file
+sum_file() {
+	awk 'NR > 1 { for (i = 1; i <= 6; i++) s[i] += $i }
+	     END { printf "%.0f %.0f %.0f %.0f %.0f %.0f\n",
+			  s[1], s[2], s[3], s[4], s[5], s[6] }' "$1"
+}
+
+# ge "A..F" "G..L": every column of the first >= the same of the second
+ge() {
+	echo "$1 $2" | awk '{ for (i = 1; i <= 6; i++)
+				if ($i + 0 < $(i + 6) + 0) exit 1 }'
+}
+
+LIVE=$AVCFS/avc/cache_stats
+if [ -r "$LIVE" ]; then
+	before=$(sum_file "$LIVE")
+	w=0
+	for i in 1 2 3 4 5; do
+		if printf '1 2 3 4\n' 2>/dev/null >"$AVCFS/access"; then
+			w=$((w + 1))
+		fi
+	done
+	min=$(echo "$before" | awk -v w="$w" '{ $1 += w; print }')
+	run
+	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
+	   [ "$(lines "$T/r.out")" = 2 ] &&
+	   [ "$(head -n 1 "$T/r.out")" = "$(header)" ]; then
+		ok "live: avcstat without -f prints the header and one row"
+	else
+		not_ok "live: avcstat without -f prints the header and one row"
+		show r
+	fi
+	after=$(sed -n 2p "$T/r.out")
+	if [ "$rc" = 0 ] && ge "$after" "$min"; then
+		ok "live: totals >= the file's sums before (+$w lookups)"
+	else
+		not_ok "live: totals >= the file's sums before (+$w lookups)"
+		echo "# before: $before (+$w lookups)"
+		echo "# after:  $after"
+	fi
+	start live -c 1 2
+	finish live 15
+	r1=$(sed -n 2p "$T/live.out")
+	r2=$(sed -n 3p "$T/live.out")
+	if [ "$rc" = 0 ] && [ ! -s "$T/live.err" ] &&
+	   [ "$(lines "$T/live.out")" = 3 ] && ge "$r2" "$r1"; then
+		ok "live: -c 1 2 re-reads the file, totals do not decrease"
+	else
+		not_ok "live: -c 1 2 re-reads the file, totals do not decrease"
+		show live
+	fi
+else
+	for d in "live: avcstat without -f prints the header and one row" \
+		 "live: totals >= the file's sums before" \
+		 "live: -c 1 2 re-reads the file, totals do not decrease"; do
+		skip "$d" "$LIVE not mounted"
+	done
+fi
+
+wait
+if [ "$n" != "$PLAN" ]; then
+	echo "# ran $n tests but planned $PLAN"
+	failed=$((failed + 1))
+fi
+echo "# $((n - failed)) passed, $failed failed"
+[ "$failed" = 0 ]
