@@ -3,8 +3,8 @@
  * avc_rcu core: chunked reclaim.
  *
  * When an insert leaves more live entries than cache_threshold, the inserter
- * evicts one chunk of AVC_RCU_RECLAIM_CHUNK entries.  It starts at a bucket
- * hint that rotates with every bucket visited, so successive reclaims sweep
+ * evicts one chunk of AVC_RCU_RECLAIM_CHUNK entries.  It starts after the
+ * bucket where the previous reclaim stopped, so successive reclaims sweep
  * the whole table instead of emptying one corner of it.  Buckets whose lock
  * is busy are skipped rather than waited for (the inserter may be in
  * interrupt context, and a busy bucket is being used), and the inserter's
@@ -79,7 +79,11 @@ static unsigned int avc_reclaim_bucket(struct avc_cache *c, unsigned int idx,
  * @c: the cache; the caller holds no bucket lock
  *
  * Never sleeps.  Visits each bucket at most once, so a table of busy or
- * empty buckets ends the pass early with fewer entries evicted.
+ * empty buckets ends the pass early with fewer entries evicted.  Empty
+ * buckets are passed over without taking their lock, and the shared hint is
+ * read once and written once per pass rather than bumped per bucket: on a
+ * sparse table most visits find nothing.  Two reclaims racing on the hint
+ * may start at the same bucket; the loser of its trylock moves on.
  *
  * Return: the number of entries evicted.
  */
@@ -87,12 +91,15 @@ unsigned int avc_reclaim(struct avc_cache *c)
 {
 	unsigned int got = 0, tried, idx;
 
+	idx = (unsigned int)atomic_read(&c->reclaim_hint);
 	for (tried = 0; tried <= c->mask && got < AVC_RCU_RECLAIM_CHUNK;
 	     tried++) {
-		idx = (unsigned int)atomic_inc_return(&c->reclaim_hint) &
-		      c->mask;
+		idx = (idx + 1) & c->mask;
+		if (hlist_empty(&c->slots[idx]))
+			continue;
 		got += avc_reclaim_bucket(c, idx, AVC_RCU_RECLAIM_CHUNK - got);
 	}
+	atomic_set(&c->reclaim_hint, idx);
 	this_cpu_add(c->stats->reclaims, got);
 	return got;
 }
