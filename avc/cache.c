@@ -38,8 +38,10 @@ static struct kmem_cache *avc_node_cachep;
  */
 int avc_core_init(void)
 {
-	avc_node_cachep = KMEM_CACHE(avc_node, SLAB_HWCACHE_ALIGN |
-				     SLAB_RECLAIM_ACCOUNT);
+	avc_node_cachep = kmem_cache_create("avc_rcu_node",
+					    sizeof(struct avc_node), 0,
+					    SLAB_HWCACHE_ALIGN |
+					    SLAB_RECLAIM_ACCOUNT, NULL);
 	if (!avc_node_cachep)
 		return -ENOMEM;
 	return 0;
