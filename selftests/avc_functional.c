@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu functional tests: miss then hit, decisions equal to the policy
+ * (checked against an independent model of a random policy), the counter
+ * identities, and the access file's input checking and reply format.
+ *
+ * Environment: AVC_RCU_MNT (mount point), AVC_SEED (PRNG seed, printed).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "avc_test.h"
+
+/* The threshold the tests run with; the previous value is restored. */
+#define FUNC_THRESHOLD	4096
+
+FIXTURE(avc) {
+	__u32 saved_threshold;
+};
+
+FIXTURE_SETUP(avc)
+{
+	AVC_ASSERT_MOUNTED();
+	AVC_OK(avc_read_threshold(&self->saved_threshold));
+	AVC_OK(avc_write_threshold(FUNC_THRESHOLD));
+}
+
+FIXTURE_TEARDOWN(avc)
+{
+	if (self->saved_threshold)
+		EXPECT_EQ(0, avc_write_threshold(self->saved_threshold));
+}
+
+/* Load a policy and return its seqno, which must be the old one + 1. */
+#define LOAD(text, len, seq_out) do {					\
+	__u32 __before, __after;					\
+	AVC_OK(avc_read_seqno(&__before));				\
+	AVC_OK(avc_load_policy((text), (len)));				\
+	AVC_OK(avc_read_seqno(&__after));				\
+	ASSERT_EQ(__before + 1, __after);				\
+	*(seq_out) = __after;						\
+} while (0)
+
+/* The same for a string literal. */
+#define LOADS(lit, seq_out)	LOAD(lit, sizeof(lit) - 1, seq_out)
+
+static const char small_policy[] =
+	"# functional: a small policy\n"
+	"allow 100 200 3 0x7\n"
+	"auditallow 100 200 3 0x4\n"
+	"dontaudit 100 200 3 0x10\n";
+
+TEST_F_TIMEOUT(avc, miss_then_hit, 120)
+{
+	static const __u32 keys[][3] = {
+		{ 100, 200, 3 },	/* has rules */
+		{ 100, 201, 3 },	/* has none */
+	};
+	struct avc_hash_stats hs0, hs1, hs2;
+	struct avc_cache_stats cs0, cs1, cs2;
+	struct avc_reply r1, r2;
+	struct avc_decision d;
+	struct avc_policy p = { 0 };
+	__u32 seq;
+	size_t i;
+
+	avc_policy_add(&p, AVC_RULE_ALLOW, 100, 200, 3, 0x7);
+	avc_policy_add(&p, AVC_RULE_AUDITALLOW, 100, 200, 3, 0x4);
+	avc_policy_add(&p, AVC_RULE_DONTAUDIT, 100, 200, 3, 0x10);
+	LOAD(small_policy, sizeof(small_policy) - 1, &seq);
+
+	for (i = 0; i < ARRAY_LEN(keys); i++) {
+		const __u32 *k = keys[i];
+
+		avc_policy_decide(&p, k[0], k[1], k[2], &d);
+		AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
+
+		AVC_QUERY(k[0], k[1], k[2], 1, &r1);
+		ASSERT_EQ(0, avc_reply_matches(&r1, &d, seq))
+			TH_LOG("miss: got %s, expected %s", avc_reply_str(&r1),
+			       avc_decision_str(&d));
+		AVC_OK(avc_read_cache_stats(&cs1));
+		AVC_OK(avc_read_hash_stats(&hs1));
+		EXPECT_EQ(1, avc_stat_delta(&cs0, &cs1, AVC_LOOKUPS));
+		EXPECT_EQ(1, avc_stat_delta(&cs0, &cs1, AVC_MISSES));
+		EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_HITS));
+		EXPECT_EQ(1, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
+		EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
+		EXPECT_EQ(hs0.entries + 1, hs1.entries);
+
+		AVC_QUERY(k[0], k[1], k[2], 0xffffffff, &r2);
+		ASSERT_EQ(0, avc_reply_matches(&r2, &d, seq))
+			TH_LOG("hit: got %s, expected %s", avc_reply_str(&r2),
+			       avc_decision_str(&d));
+		AVC_OK(avc_read_cache_stats(&cs2));
+		AVC_OK(avc_read_hash_stats(&hs2));
+		EXPECT_EQ(1, avc_stat_delta(&cs1, &cs2, AVC_LOOKUPS));
+		EXPECT_EQ(1, avc_stat_delta(&cs1, &cs2, AVC_HITS));
+		EXPECT_EQ(0, avc_stat_delta(&cs1, &cs2, AVC_MISSES));
+		EXPECT_EQ(0, avc_stat_delta(&cs1, &cs2, AVC_ALLOCATIONS));
+		EXPECT_EQ(hs1.entries, hs2.entries);
+	}
+	avc_policy_free(&p);
+}
+
+/* The key space the random policy and queries draw from. */
+#define NR_SID		48
+#define NR_CLASS	12
+#define NR_HOT		160
+#define NR_RULES	400
+#define NR_QUERIES	3000
+
+struct key {
+	__u32 ssid, tsid, tclass;
+};
+
+static void random_key(__u64 *rng, struct key *k)
+{
+	k->ssid = avc_rand_range(rng, 1, NR_SID);
+	k->tsid = avc_rand_range(rng, 1, NR_SID);
+	k->tclass = avc_rand_range(rng, 1, NR_CLASS);
+}
+
+static __u32 random_perms(__u64 *rng)
+{
+	switch (avc_rand(rng) % 8) {
+	case 0:
+		return 0;
+	case 1:
+		return 0xffffffff;
+	case 2:
+		return 1U << (avc_rand(rng) % 32);
+	default:
+		return (__u32)avc_rand(rng);
+	}
+}
+
+/* A random policy over hot keys: several rules OR on most of them. */
+static void random_policy(__u64 *rng, struct avc_policy *p,
+			  struct key *hot)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_HOT; i++)
+		random_key(rng, &hot[i]);
+	/* Extremes of every field. */
+	hot[0] = (struct key){ 0xffffffff, 0xffffffff, 65535 };
+	hot[1] = (struct key){ 0, 1, 1 };
+	for (i = 0; i < NR_RULES; i++) {
+		const struct key *k = &hot[i < NR_HOT ? i :
+					   avc_rand(rng) % NR_HOT];
+		__u64 dice = avc_rand(rng) % 10;
+		enum avc_rule_kind kind;
+
+		if (dice < 5)
+			kind = AVC_RULE_ALLOW;
+		else if (dice < 7)
+			kind = AVC_RULE_AUDITALLOW;
+		else if (dice < 9)
+			kind = AVC_RULE_DONTAUDIT;
+		else
+			kind = AVC_RULE_PERMISSIVE;
+		avc_policy_add(p, kind, k->ssid, k->tsid, k->tclass,
+			       kind == AVC_RULE_PERMISSIVE ? 0 :
+			       random_perms(rng));
+	}
+}
+
+TEST_F_TIMEOUT(avc, decisions_match_policy, 300)
+{
+	struct avc_policy p = { 0 };
+	struct avc_buf text = { 0 };
+	struct key hot[NR_HOT];
+	__u64 seed = avc_seed(), rng = seed;
+	unsigned int i, with_rules = 0;
+	__u32 seq;
+
+	avc_diag("decisions_match_policy: AVC_SEED=%llu",
+		 (unsigned long long)seed);
+	random_policy(&rng, &p, hot);
+	avc_policy_render(&p, &rng, &text);
+	/* The last line ends without a newline. */
+	if (text.len && text.data[text.len - 1] == '\n')
+		text.len--;
+	LOAD(text.data, text.len, &seq);
+
+	for (i = 0; i < NR_QUERIES; i++) {
+		struct avc_decision d;
+		struct avc_reply r;
+		struct key k;
+
+		if (avc_rand(&rng) % 2)
+			k = hot[avc_rand(&rng) % NR_HOT];
+		else
+			random_key(&rng, &k);
+		avc_policy_decide(&p, k.ssid, k.tsid, k.tclass, &d);
+		if (d.allowed || d.auditallow || ~d.auditdeny)
+			with_rules++;
+		AVC_QUERY(k.ssid, k.tsid, k.tclass, (__u32)avc_rand(&rng),
+			  &r);
+		ASSERT_EQ(0, avc_reply_matches(&r, &d, seq))
+			TH_LOG("query #%u key %u %u %u: got %s, expected %s seqno=%u (seed %llu)",
+			       i, k.ssid, k.tsid, k.tclass, avc_reply_str(&r),
+			       avc_decision_str(&d), seq,
+			       (unsigned long long)seed);
+	}
+	avc_diag("decisions_match_policy: %u answers checked, %u with rules",
+		 NR_QUERIES, with_rules);
+	EXPECT_LT(NR_QUERIES / 4, with_rules);
+	avc_buf_free(&text);
+	avc_policy_free(&p);
+}
+
+TEST_F_TIMEOUT(avc, lookups_hits_misses, 120)
+{
+	const unsigned int distinct = 300, total = 1000;
+	struct avc_cache_stats cs0, cs1;
+	struct avc_hash_stats hs0, hs1;
+	__u64 rng = avc_seed();
+	struct avc_reply r;
+	__u32 seq;
+	unsigned int i;
+
+	/* An empty policy flushes the cache: every key starts cold. */
+	LOAD("", 0, &seq);
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
+	ASSERT_EQ(0, hs0.entries);
+	/* Keys 1..distinct, each once, then random repeats. */
+	for (i = 0; i < total; i++) {
+		__u32 s = i < distinct ? i + 1 :
+			     avc_rand_range(&rng, 1, distinct);
+
+		AVC_QUERY(s, 7, 7, 0, &r);
+		ASSERT_EQ(seq, r.seqno);
+	}
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs1, &cs1);
+	EXPECT_EQ(total, avc_stat_delta(&cs0, &cs1, AVC_LOOKUPS));
+	EXPECT_EQ(distinct, avc_stat_delta(&cs0, &cs1, AVC_MISSES));
+	EXPECT_EQ(total - distinct, avc_stat_delta(&cs0, &cs1, AVC_HITS));
+	EXPECT_EQ(distinct, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
+	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
+	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_FREES));
+	EXPECT_EQ((long)distinct, hs1.entries);
+	/* The identity holds for the totals since the module loaded. */
+	EXPECT_EQ(cs1.sum[AVC_LOOKUPS],
+		  (__u32)(cs1.sum[AVC_HITS] + cs1.sum[AVC_MISSES]));
+}
+
+TEST_F_TIMEOUT(avc, allocations_frees_entries, 120)
+{
+	struct avc_cache_stats cs0, cs1, cs2;
+	struct avc_hash_stats hs0, hs1, hs2;
+	__u32 seq, threshold;
+	struct avc_reply r;
+	unsigned int i;
+
+	LOADS("allow 1 2 3 4\n", &seq);
+	for (i = 0; i < 200; i++)
+		AVC_QUERY(i + 1, i % 5 + 1, i % 3 + 1, 0, &r);
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
+	AVC_OK(avc_read_threshold(&threshold));
+	EXPECT_EQ(200, hs0.entries);
+	EXPECT_GE((long)threshold + AVC_RCU_RECLAIM_CHUNK, hs0.entries);
+	EXPECT_EQ((__u32)hs0.entries,
+		  cs0.sum[AVC_ALLOCATIONS] - cs0.sum[AVC_FREES]);
+
+	/* A reload flushes: every entry is freed, none is "reclaimed". */
+	LOADS("allow 1 2 3 5\n", &seq);
+	AVC_OK(avc_read_hash_stats(&hs1));
+	EXPECT_EQ(0, hs1.entries);
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs1, &cs1);
+	EXPECT_EQ(0, hs1.entries);
+	EXPECT_EQ((__u32)hs0.entries,
+		  avc_stat_delta(&cs0, &cs1, AVC_FREES));
+	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
+	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
+
+	/* Fill above a small threshold: frees now come from reclaim. */
+	AVC_OK(avc_write_threshold(32));
+	for (i = 0; i < 200; i++)
+		AVC_QUERY(i + 1, 9, 9, 0, &r);
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs2, &cs2);
+	EXPECT_GE(32 + AVC_RCU_RECLAIM_CHUNK, hs2.entries);
+	EXPECT_EQ(200, avc_stat_delta(&cs1, &cs2, AVC_ALLOCATIONS));
+	EXPECT_EQ(avc_stat_delta(&cs1, &cs2, AVC_RECLAIMS),
+		  avc_stat_delta(&cs1, &cs2, AVC_FREES));
+	EXPECT_EQ((__u32)hs2.entries,
+		  cs2.sum[AVC_ALLOCATIONS] - cs2.sum[AVC_FREES]);
+}
+
+TEST_F_TIMEOUT(avc, access_bad_input, 120)
+{
+	static const char * const bad[] = {
+		"",
+		"\n",
+		"1",
+		"1 2",
+		"1 2 3",
+		"1 2 3\n",
+		"1 2 3 4 5",
+		"1 2 3 4 5\n",
+		"a b c d",
+		"1 2 3 x",
+		"1 2 3 4x",
+		"1x 2 3 4",
+		"1 2 3 0x1g",
+		"0x 2 3 4",
+		"1,2,3,4",
+		"1 2 65536 4",
+		"1 2 0x10000 4",
+		"1 2 4294967295 4",
+		"-1 2 3 4",
+		"1 -2 3 4",
+		"1 2 -3 4",
+		"1 2 3 -4",
+		"4294967296 2 3 4",
+		"1 4294967296 3 4",
+		"1 2 3 4294967296",
+		"0x100000000 2 3 4",
+		"99999999999999999999 2 3 4",
+		"1 2 3 99999999999999999999",
+	};
+	static const char * const good[] = {
+		"1 2 3 4",
+		"1 2 3 4\n",
+		"0x1 0x2 0x3 0x4",
+		"4294967295 4294967295 65535 4294967295",
+		"0xffffffff 0xffffffff 0xffff 0xffffffff\n",
+		"0 0 1 0",
+	};
+	struct avc_reply r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(bad); i++) {
+		int ret = avc_access_raw(bad[i], strlen(bad[i]), &r);
+
+		EXPECT_EQ(-EINVAL, ret)
+			TH_LOG("bad request #%zu: expected EINVAL, got %s",
+			       i, ret ? strerror(-ret) : "success");
+	}
+	for (i = 0; i < ARRAY_LEN(good); i++) {
+		int ret = avc_access_raw(good[i], strlen(good[i]), &r);
+
+		EXPECT_EQ(0, ret)
+			TH_LOG("good request #%zu: %s (reply '%s')", i,
+			       strerror(-ret), avc_last_reply_text());
+	}
+}
+
+TEST_F_TIMEOUT(avc, numbers_are_not_octal, 120)
+{
+	static const char policy[] =
+		"allow 10 1 1 0xa\n"
+		"allow 8 1 1 0x8\n"
+		"allow 0x10 1 1 0x10\n";
+	struct avc_reply r;
+	__u32 seq;
+	int ret;
+
+	LOAD(policy, sizeof(policy) - 1, &seq);
+	AVC_QUERY(10, 1, 1, 0, &r);
+	EXPECT_EQ(0xa, r.allowed);
+	AVC_QUERY(16, 1, 1, 0, &r);
+	EXPECT_EQ(0x10, r.allowed);
+	/* "010" is decimal 10 or refused, never octal 8. */
+	ret = avc_access_raw("010 1 1 1", 9, &r);
+	if (ret == 0) {
+		EXPECT_EQ(0xa, r.allowed)
+			TH_LOG("'010' read as %s", r.allowed == 8 ?
+			       "octal" : "something else");
+	} else {
+		EXPECT_EQ(-EINVAL, ret);
+	}
+}
+
+TEST_F_TIMEOUT(avc, access_reply_format, 120)
+{
+	static const char policy[] =
+		"allow 5 6 7 0x1f\n"
+		"auditallow 5 6 7 0xf0\n"
+		"dontaudit 5 6 7 0x80000000\n"
+		"permissive 5\n";
+	char buf[256], expect[256];
+	ssize_t n;
+	__u32 seq;
+	int fd;
+
+	LOAD(policy, sizeof(policy) - 1, &seq);
+	snprintf(expect, sizeof(expect), "1f ffffffff f0 7fffffff %u 1", seq);
+	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(8, write(fd, "5 6 7 1\n", 8));
+	n = read(fd, buf, sizeof(buf) - 1);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	EXPECT_STREQ(expect, buf);
+	/* Everything was in that one read: then end of file. */
+	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
+	close(fd);
+
+	/* Same reply through the cache (a hit) and by 1-byte reads. */
+	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(7, write(fd, "5 6 7 1", 7));
+	for (n = 0; n < (ssize_t)sizeof(buf) - 1; n++)
+		if (read(fd, buf + n, 1) != 1)
+			break;
+	buf[n] = '\0';
+	EXPECT_STREQ(expect, buf);
+	close(fd);
+}
+
+TEST_F_TIMEOUT(avc, access_unprivileged, 120)
+{
+	static const char policy[] = "allow 11 12 13 0x3\n";
+	struct avc_reply r;
+	__u32 seq;
+	int status;
+	pid_t pid;
+
+	LOAD(policy, sizeof(policy) - 1, &seq);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct avc_hash_stats hs;
+		struct avc_cache_stats cs;
+		__u32 v;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		/* access is 0666, the statistics 0444. */
+		if (avc_access(11, 12, 13, 1, &r) || r.allowed != 0x3 ||
+		    r.seqno != seq)
+			_exit(11);
+		if (avc_read_seqno(&v) || v != seq)
+			_exit(12);
+		if (avc_read_hash_stats(&hs) || avc_read_cache_stats(&cs))
+			_exit(13);
+		if (avc_read_threshold(&v))
+			_exit(14);
+		/* load is 0600 and cache_threshold 0644: root only. */
+		if (avc_load_policy("", 0) != -EACCES)
+			_exit(15);
+		if (avc_write_threshold(77) != -EACCES)
+			_exit(16);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("unprivileged child failed at step %d",
+		       WEXITSTATUS(status));
+	AVC_OK(avc_read_seqno(&seq));
+	AVC_QUERY(11, 12, 13, 0, &r);
+	EXPECT_EQ(seq, r.seqno);
+	EXPECT_EQ(0x3, r.allowed);
+}
+
+TEST_F_TIMEOUT(avc, seqno_file, 120)
+{
+	__u32 s0, s1, s2;
+	struct avc_reply r;
+	char *text;
+	ssize_t len;
+
+	len = avc_read_rel(AVC_RCU_FILE_SEQNO, &text);
+	ASSERT_LT(0, len);
+	AVC_OK(avc_parse_u32_line(text, (size_t)len, &s0));
+	free(text);
+	AVC_QUERY(1, 1, 1, 0, &r);
+	EXPECT_EQ(s0, r.seqno);
+	LOAD("", 0, &s1);
+	EXPECT_EQ(s0 + 1, s1);
+	LOADS("# only a comment\n\n", &s2);
+	EXPECT_EQ(s1 + 1, s2);
+	AVC_QUERY(1, 1, 1, 0, &r);
+	EXPECT_EQ(s2, r.seqno);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu policy loads: a reload bumps the seqno and flushes the cache so
+ * no old decision is returned once the load returns; a bad policy fails
+ * with EINVAL, is named in the kernel log by line, and leaves the old one
+ * in force; offset, capability and size checks; a 100k-rule policy
+ * (timed); the empty policy; syntax corner cases.
+ *
+ * Environment: AVC_RCU_MNT, AVC_SEED.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "avc_test.h"
+
+#define NKEYS		200
+#define THRESHOLD	4096
+
+FIXTURE(pol) {
+	__u32 saved;
+};
+
+FIXTURE_SETUP(pol)
+{
+	AVC_ASSERT_MOUNTED();
+	AVC_OK(avc_read_threshold(&self->saved));
+	AVC_OK(avc_write_threshold(THRESHOLD));
+}
+
+FIXTURE_TEARDOWN(pol)
+{
+	if (self->saved)
+		EXPECT_EQ(0, avc_write_threshold(self->saved));
+}
+
+/* Load, check the seqno went up by one and return it. */
+#define LOAD(text, len, seq_out) do {					\
+	__u32 __before, __after;					\
+	AVC_OK(avc_read_seqno(&__before));				\
+	AVC_OK(avc_load_policy((text), (len)));				\
+	AVC_OK(avc_read_seqno(&__after));				\
+	ASSERT_EQ(__before + 1, __after);				\
+	*(seq_out) = __after;						\
+} while (0)
+
+#define LOAD_BUF(buf, seq_out) do {					\
+	const struct avc_buf *__b = (buf);				\
+	LOAD(__b->data, __b->len, seq_out);				\
+} while (0)
+
+/*
+ * Policy "version" v over keys (k, 1000 + k % 7, 1 + k % 5), k < NKEYS:
+ * allow and auditallow perms and dontaudit bits that depend on v, and
+ * ssid 3 permissive in odd versions only.
+ */
+static void versioned_policy(__u32 v, struct avc_policy *p)
+{
+	__u32 k;
+
+	for (k = 0; k < NKEYS; k++) {
+		__u32 s = k + 1, t = 1000 + k % 7, c = 1 + k % 5;
+
+		if (avc_mix(k, v, 0, 0) % 5 == 0)
+			continue;	/* no rules for this key */
+		avc_policy_add(p, AVC_RULE_ALLOW, s, t, c,
+			       avc_mix(k, v, 1, 0));
+		if (k % 3 == 0)
+			avc_policy_add(p, AVC_RULE_AUDITALLOW, s, t, c,
+				       avc_mix(k, v, 2, 0));
+		if (k % 4 == 0)
+			avc_policy_add(p, AVC_RULE_DONTAUDIT, s, t, c,
+				       avc_mix(k, v, 3, 0));
+	}
+	if (v % 2)
+		avc_policy_add(p, AVC_RULE_PERMISSIVE, 3, 0, 0, 0);
+}
+
+/* Every key of versioned_policy() must answer as p says, under seq. */
+#define CHECK_ALL_KEYS(p, seq) do {					\
+	__u32 __k;							\
+	for (__k = 0; __k < NKEYS; __k++) {				\
+		struct avc_decision __d;				\
+		avc_policy_decide((p), __k + 1, 1000 + __k % 7,		\
+				  1 + __k % 5, &__d);			\
+		AVC_EXPECT_DECISION(__k + 1, 1000 + __k % 7,		\
+				    1 + __k % 5, &__d, (seq));		\
+	}								\
+} while (0)
+
+TEST_F_TIMEOUT(pol, reload_flushes, 300)
+{
+	struct avc_policy a = { 0 }, b = { 0 };
+	struct avc_buf ta = { 0 }, tb = { 0 };
+	struct avc_cache_stats cs0, cs1;
+	struct avc_hash_stats hs;
+	__u32 sa, sb;
+	__u64 rng = avc_seed();
+
+	versioned_policy(1, &a);
+	versioned_policy(2, &b);
+	avc_policy_render(&a, &rng, &ta);
+	avc_policy_render(&b, &rng, &tb);
+
+	LOAD_BUF(&ta, &sa);
+	AVC_OK(avc_read_hash_stats(&hs));
+	EXPECT_EQ(0, hs.entries);
+	CHECK_ALL_KEYS(&a, sa);
+	/* Cached now: the second round is all hits. */
+	AVC_OK(avc_read_cache_stats(&cs0));
+	CHECK_ALL_KEYS(&a, sa);
+	AVC_OK(avc_read_cache_stats(&cs1));
+	EXPECT_EQ(NKEYS, avc_stat_delta(&cs0, &cs1, AVC_HITS));
+	AVC_OK(avc_read_hash_stats(&hs));
+	EXPECT_EQ(NKEYS, hs.entries);
+
+	LOAD_BUF(&tb, &sb);
+	EXPECT_EQ(sa + 1, sb);
+	/* Flushed by the time the write returned. */
+	AVC_OK(avc_read_hash_stats(&hs));
+	EXPECT_EQ(0, hs.entries);
+	AVC_OK(avc_read_cache_stats(&cs0));
+	CHECK_ALL_KEYS(&b, sb);
+	AVC_OK(avc_read_cache_stats(&cs1));
+	EXPECT_EQ(NKEYS, avc_stat_delta(&cs0, &cs1, AVC_MISSES));
+	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
+
+	/* And back: a, again, under a third seqno. */
+	LOAD_BUF(&ta, &sa);
+	CHECK_ALL_KEYS(&a, sa);
+
+	avc_buf_free(&ta);
+	avc_buf_free(&tb);
+	avc_policy_free(&a);
+	avc_policy_free(&b);
+}
+
+/* Bad lines, each named by the kernel log with its line number. */
+static const char * const bad_lines[] = {
+	"allwo 1 2 3 4",
+	"allow1 2 3 4",
+	"ALLOW 1 2 3 4",
+	"allow",
+	"allow 1 2 3",
+	"allow 1 2 3 4 5",
+	"permissive",
+	"permissive 1 2",
+	"allow 4294967296 2 3 4",
+	"allow 1 2 3 99999999999999999999",
+	"allow 1 0x100000000 3 4",
+	"allow 1 2 65536 4",
+	"allow 1 2 0x10000 4",
+	"allow 1 2 3 4x",
+	"allow 1 2 3 0x",
+	"allow 1 2 3 0xg",
+	"allow 1x 2 3 4",
+	"allow -1 2 3 4",
+	"allow 1 2 3 -4",
+	"dontaudit 1 2 3 four",
+	"auditallow 1,2,3,4",
+};
+
+TEST_F_TIMEOUT(pol, bad_policy_keeps_old, 300)
+{
+	struct avc_policy good = { 0 };
+	struct avc_buf tg = { 0 };
+	__u64 rng = avc_seed();
+	__u32 seq, now;
+	size_t i;
+	int kfd;
+
+	versioned_policy(5, &good);
+	avc_policy_render(&good, &rng, &tg);
+	LOAD_BUF(&tg, &seq);
+	CHECK_ALL_KEYS(&good, seq);
+
+	kfd = avc_kmsg_open();
+	if (kfd < 0)
+		avc_diag("no /dev/kmsg (%s): line numbers not checked",
+			 strerror(-kfd));
+	for (i = 0; i < ARRAY_LEN(bad_lines); i++) {
+		/* The bad line at line 1, 3, or after 1000 good lines. */
+		unsigned int where = i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 1001;
+		struct avc_buf t = { 0 };
+		char needle[64], found[512];
+		unsigned int l;
+		int ret;
+
+		for (l = 1; l < where; l++)
+			avc_buf_printf(&t, l == 2 ? "# comment\n" :
+				       "allow %u 9 9 0x%x\n", l, l);
+		avc_buf_printf(&t, "%s\n", bad_lines[i]);
+		avc_buf_printf(&t, "allow 1 1 1 1\n");
+		ret = avc_load_policy(t.data, t.len);
+		avc_buf_free(&t);
+		EXPECT_EQ(-EINVAL, ret)
+			TH_LOG("bad line '%s' at line %u: expected EINVAL, got %s",
+			       bad_lines[i], where,
+			       ret ? strerror(-ret) : "success");
+		AVC_OK(avc_read_seqno(&now));
+		ASSERT_EQ(seq, now)
+			TH_LOG("bad line '%s' changed the seqno",
+			       bad_lines[i]);
+		if (kfd < 0)
+			continue;
+		snprintf(needle, sizeof(needle), "avc_rcu: policy line %u:",
+			 where);
+		EXPECT_EQ(1, avc_kmsg_grep(kfd, needle, found, sizeof(found)))
+			TH_LOG("no '%s' in the kernel log for bad line '%s'",
+			       needle, bad_lines[i]);
+	}
+	if (kfd >= 0)
+		close(kfd);
+	/* The old policy is in force. */
+	CHECK_ALL_KEYS(&good, seq);
+	avc_buf_free(&tg);
+	avc_policy_free(&good);
+}
+
+TEST_F(pol, load_at_offset)
+{
+	static const char text[] = "allow 1 2 3 4\n";
+	__u32 before, after;
+
+	AVC_OK(avc_read_seqno(&before));
+	AVC_FAILS(EINVAL, avc_write_rel(AVC_RCU_FILE_LOAD, text,
+					sizeof(text) - 1, 1));
+	AVC_FAILS(EINVAL, avc_write_rel(AVC_RCU_FILE_LOAD, text,
+					sizeof(text) - 1, 4096));
+	AVC_OK(avc_read_seqno(&after));
+	EXPECT_EQ(before, after);
+}
+
+TEST_F(pol, eperm_without_cap_mac_admin)
+{
+	static const char text[] = "allow 21 22 23 0x24\n";
+	struct avc_reply r;
+	__u32 before, after;
+	int status;
+	pid_t pid;
+
+	AVC_OK(avc_read_seqno(&before));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		__u32 s;
+
+		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+			_exit(10);
+		if (avc_load_policy(text, sizeof(text) - 1) != -EPERM)
+			_exit(11);
+		if (avc_load_policy("", 0) != -EPERM)
+			_exit(12);
+		if (avc_read_seqno(&s) || s != before)
+			_exit(13);
+		/* Control: with the capability back, it loads. */
+		if (avc_raise_effective_cap(CAP_MAC_ADMIN))
+			_exit(14);
+		if (avc_load_policy(text, sizeof(text) - 1))
+			_exit(15);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("child failed at step %d (11, 12: no EPERM without CAP_MAC_ADMIN)",
+		       WEXITSTATUS(status));
+	AVC_OK(avc_read_seqno(&after));
+	EXPECT_EQ(before + 1, after);
+	AVC_QUERY(21, 22, 23, 0, &r);
+	EXPECT_EQ(0x24, r.allowed);
+	EXPECT_EQ(after, r.seqno);
+}
+
+TEST_F(pol, too_big)
+{
+	size_t len = (size_t)AVC_RCU_POLICY_MAX_BYTES + 1;
+	__u32 before, after;
+	void *buf;
+
+	AVC_OK(avc_read_seqno(&before));
+	/* Untouched anonymous memory: costs nothing, reads as zeros. */
+	buf = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	AVC_FAILS(EFBIG, avc_load_policy(buf, len));
+	munmap(buf, len);
+	AVC_OK(avc_read_seqno(&after));
+	EXPECT_EQ(before, after);
+}
+
+#define BIG_RULES	100000
+#define BIG_ALLOW	80000
+#define BIG_EXTRA	10000
+
+/* Key j of the big policy: all distinct. */
+static void big_key(__u32 j, __u32 *s, __u32 *t, __u32 *c)
+{
+	*s = 100000 + j / 1000;
+	*t = 1 + j % 1000;
+	*c = 1 + j % 7;
+}
+
+static __u32 big_perms(__u32 i)
+{
+	return avc_mix(i, 0xb16, 0, 0);
+}
+
+TEST_F_TIMEOUT(pol, load_100k_rules, 600)
+{
+	struct avc_buf t = { 0 };
+	__u64 rng = avc_seed(), t0, ms;
+	__u32 i, j, s, tt, c, seq;
+	static const char * const kw[] = { "allow", "auditallow",
+					   "dontaudit" };
+
+	/* 80k allow, then auditallow and dontaudit on 10k of those keys. */
+	for (i = 0; i < BIG_RULES; i++) {
+		unsigned int kind = i < BIG_ALLOW ? 0 :
+				    i < BIG_ALLOW + BIG_EXTRA ? 1 : 2;
+
+		j = i < BIG_ALLOW ? i : (i - BIG_ALLOW) % BIG_EXTRA;
+		big_key(j, &s, &tt, &c);
+		avc_buf_printf(&t, "%s %u %u %u 0x%x\n", kw[kind], s, tt, c,
+			       big_perms(i));
+	}
+	AVC_OK(avc_read_seqno(&seq));
+	t0 = avc_now_ms();
+	AVC_OK(avc_load_policy(t.data, t.len));
+	ms = avc_now_ms() - t0;
+	avc_diag("loaded %u rules in %llu ms (%zu bytes)", BIG_RULES,
+		 (unsigned long long)ms, t.len);
+	EXPECT_GE(10000, ms) TH_LOG("a 100k-rule load took %llu ms",
+				    (unsigned long long)ms);
+	seq++;
+	avc_buf_free(&t);
+
+	for (i = 0; i < 500; i++) {
+		struct avc_decision d = { 0, 0, 0xffffffff, 0 };
+
+		j = i < 50 ? i : avc_rand_range(&rng, 0, BIG_ALLOW - 1);
+		big_key(j, &s, &tt, &c);
+		d.allowed = big_perms(j);
+		if (j < BIG_EXTRA) {
+			d.auditallow = big_perms(BIG_ALLOW + j);
+			d.auditdeny = ~big_perms(BIG_ALLOW + BIG_EXTRA + j);
+		}
+		AVC_EXPECT_DECISION(s, tt, c, &d, seq);
+	}
+	/* A key next to them has no rule. */
+	{
+		struct avc_decision d = { 0, 0, 0xffffffff, 0 };
+
+		AVC_EXPECT_DECISION(100000, 1001, 1, &d, seq);
+	}
+}
+
+TEST_F(pol, empty_policy_denies_all)
+{
+	static const char text[] =
+		"allow 31 32 33 0xff\n"
+		"auditallow 31 32 33 0x1\n"
+		"dontaudit 31 32 33 0x2\n"
+		"permissive 31\n";
+	static const char comments[] = "# nothing\n\n#allow 31 32 33 0xff\n";
+	struct avc_decision deny = { 0, 0, 0xffffffff, 0 };
+	struct avc_decision d = { 0xff, 0x1, ~0x2U, 1 };
+	struct avc_hash_stats hs;
+	__u32 seq;
+
+	LOAD(text, sizeof(text) - 1, &seq);
+	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
+	/* Zero bytes: a valid, empty policy. */
+	LOAD("", 0, &seq);
+	AVC_OK(avc_read_hash_stats(&hs));
+	EXPECT_EQ(0, hs.entries);
+	AVC_EXPECT_DECISION(31, 32, 33, &deny, seq);
+	AVC_EXPECT_DECISION(1, 1, 1, &deny, seq);
+
+	LOAD(text, sizeof(text) - 1, &seq);
+	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
+	/* Only comments and blank lines: empty too. */
+	LOAD(comments, sizeof(comments) - 1, &seq);
+	AVC_EXPECT_DECISION(31, 32, 33, &deny, seq);
+}
+
+TEST_F(pol, syntax_corners)
+{
+	/* Each line's effect is a distinct key (ssid = its purpose). */
+	static const char text[] =
+		"allow 1 1 1 0x1\n"			/* plain */
+		"allow\t2\t1\t1\t0x2\n"			/* tabs */
+		"allow  3 \t 1   1  0x3\n"		/* runs of blanks */
+		"allow 0xA 0xb 1 0xAbCd\n"		/* hex, any case */
+		"allow 5 1 1 4294967295\n"		/* max, decimal */
+		"allow 0xffffffff 0xffffffff 65535 0xffffffff\n"
+		"allow 7 1 1 0x1 # comment after a rule\n"
+		"allow 7 1 1 0x2\t# comment after a tab\n"
+		"# allow 8 1 1 0xff (a comment)\n"
+		"\n"
+		"allow 9 1 1 0x10\n"
+		"allow 9 1 1 0x01\n"			/* OR with the above */
+		"dontaudit 10 1 1 0x80000001\n"
+		"auditallow 11 1 1 0x42\n"
+		"permissive 12\n"
+		"allow 13 1 1 0\n"			/* explicit nothing */
+		"allow 15 1 1 0x5";			/* no final newline */
+	static const struct {
+		__u32 s, t, c;
+		struct avc_decision d;
+	} want[] = {
+		{ 1, 1, 1, { 0x1, 0, 0xffffffff, 0 } },
+		{ 2, 1, 1, { 0x2, 0, 0xffffffff, 0 } },
+		{ 3, 1, 1, { 0x3, 0, 0xffffffff, 0 } },
+		{ 10, 11, 1, { 0xabcd, 0, 0xffffffff, 0 } },
+		{ 5, 1, 1, { 0xffffffff, 0, 0xffffffff, 0 } },
+		{ 0xffffffff, 0xffffffff, 65535,
+		  { 0xffffffff, 0, 0xffffffff, 0 } },
+		{ 7, 1, 1, { 0x3, 0, 0xffffffff, 0 } },
+		{ 8, 1, 1, { 0, 0, 0xffffffff, 0 } },
+		{ 9, 1, 1, { 0x11, 0, 0xffffffff, 0 } },
+		{ 10, 1, 1, { 0, 0, 0x7ffffffe, 0 } },
+		{ 11, 1, 1, { 0, 0x42, 0xffffffff, 0 } },
+		{ 12, 1, 1, { 0, 0, 0xffffffff, 1 } },
+		{ 12, 99, 3, { 0, 0, 0xffffffff, 1 } },
+		{ 13, 1, 1, { 0, 0, 0xffffffff, 0 } },
+		{ 15, 1, 1, { 0x5, 0, 0xffffffff, 0 } },
+	};
+	__u32 seq;
+	size_t i;
+
+	LOAD(text, sizeof(text) - 1, &seq);
+	for (i = 0; i < ARRAY_LEN(want); i++)
+		AVC_EXPECT_DECISION(want[i].s, want[i].t, want[i].c,
+				    &want[i].d, seq);
+}
+
+TEST_F(pol, comment_without_blank)
+{
+	/* '#' starts a comment anywhere, even right after a number. */
+	static const char text[] = "allow 41 1 1 0x7#comment\n";
+	struct avc_decision d = { 0x7, 0, 0xffffffff, 0 };
+	__u32 seq;
+
+	LOAD(text, sizeof(text) - 1, &seq);
+	AVC_EXPECT_DECISION(41, 1, 1, &d, seq);
+}
+
+TEST_F(pol, leading_zero_not_octal)
+{
+	/* "no octal": 077 is decimal 77 or refused, never 63. */
+	static const char text[] = "allow 14 1 1 077\n";
+	struct avc_reply r;
+	__u32 before, after;
+	int ret;
+
+	AVC_OK(avc_read_seqno(&before));
+	ret = avc_load_policy(text, sizeof(text) - 1);
+	AVC_OK(avc_read_seqno(&after));
+	if (ret) {
+		EXPECT_EQ(-EINVAL, ret);
+		EXPECT_EQ(before, after);
+		return;
+	}
+	EXPECT_EQ(before + 1, after);
+	AVC_QUERY(14, 1, 1, 0, &r);
+	EXPECT_EQ(77, r.allowed)
+		TH_LOG("077 read as %u", r.allowed);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu reclaim: a working set far above cache_threshold keeps the
+ * cache within threshold + one chunk, counts reclaims (and nothing else
+ * frees), still answers right; a raised threshold lets the cache grow
+ * with no reclaim; a lowered one takes effect on the next insert.
+ *
+ * Environment: AVC_RCU_MNT, AVC_SEED.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "avc_test.h"
+
+#define CHUNK		AVC_RCU_RECLAIM_CHUNK
+#define WS		4000	/* working set: ssid 1..WS */
+#define SMALL		64
+#define LARGE		8192
+#define BATCH		100
+#define TSID		500
+#define TCLASS		5
+
+FIXTURE(rec) {
+	__u32 saved;
+	__u32 seq;
+};
+
+static __u32 perms_of(__u32 ssid)
+{
+	return avc_mix(ssid, TSID, TCLASS, 0);
+}
+
+/* allow s TSID TCLASS perms_of(s) for every s of the working set. */
+FIXTURE_SETUP(rec)
+{
+	struct avc_buf text = { 0 };
+	__u32 s;
+
+	AVC_ASSERT_MOUNTED();
+	AVC_OK(avc_read_threshold(&self->saved));
+	for (s = 1; s <= WS; s++)
+		avc_buf_printf(&text, "allow %u %u %u 0x%x\n", s, TSID,
+			       TCLASS, perms_of(s));
+	AVC_OK(avc_load_policy(text.data, text.len));
+	avc_buf_free(&text);
+	AVC_OK(avc_read_seqno(&self->seq));
+}
+
+FIXTURE_TEARDOWN(rec)
+{
+	if (self->saved)
+		EXPECT_EQ(0, avc_write_threshold(self->saved));
+}
+
+/* Query ssid s (tsid t) and check the answer. */
+#define CHECKED_QUERY(s, t) do {					\
+	__u32 __st[2] = { (s), (t) };					\
+	struct avc_decision __want = { 0, 0, 0xffffffff, 0 };		\
+	if (__st[1] == TSID)						\
+		__want.allowed = perms_of(__st[0]);			\
+	AVC_EXPECT_DECISION(__st[0], __st[1], TCLASS, &__want, self->seq); \
+} while (0)
+
+TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
+{
+	struct avc_cache_stats cs0, cs1;
+	struct avc_hash_stats hs;
+	__u64 seed = avc_seed(), rng = seed;
+	__u32 *order, alloc_d, free_d, recl_d;
+	long max_entries = 0;
+	unsigned int i, pass;
+
+	avc_diag("working_set_above_threshold: AVC_SEED=%llu",
+		 (unsigned long long)seed);
+	AVC_OK(avc_write_threshold(SMALL));
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs0);
+	order = malloc(WS * sizeof(*order));
+	ASSERT_NE(NULL, order);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < WS; i++)
+			order[i] = i + 1;
+		for (i = WS - 1; i > 0; i--) {
+			__u32 j = (__u32)(avc_rand(&rng) % (i + 1));
+			__u32 tmp = order[i];
+
+			order[i] = order[j];
+			order[j] = tmp;
+		}
+		for (i = 0; i < WS; i++) {
+			CHECKED_QUERY(order[i], TSID);
+			if ((i + 1) % BATCH)
+				continue;
+			AVC_OK(avc_read_hash_stats(&hs));
+			ASSERT_GE(SMALL + CHUNK, hs.entries)
+				TH_LOG("pass %u, after %u queries", pass, i + 1);
+			if (hs.entries > max_entries)
+				max_entries = hs.entries;
+		}
+	}
+	free(order);
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs1);
+	alloc_d = avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS);
+	free_d = avc_stat_delta(&cs0, &cs1, AVC_FREES);
+	recl_d = avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS);
+	avc_diag("%u queries: %u allocations, %u reclaims, %u frees, at most %ld entries",
+		 2 * WS, alloc_d, recl_d, free_d, max_entries);
+	EXPECT_EQ(2 * WS, avc_stat_delta(&cs0, &cs1, AVC_LOOKUPS));
+	EXPECT_EQ(2 * WS, avc_stat_delta(&cs0, &cs1, AVC_HITS) +
+			  avc_stat_delta(&cs0, &cs1, AVC_MISSES));
+	/* Every miss inserts (one thread, one policy). */
+	EXPECT_EQ(avc_stat_delta(&cs0, &cs1, AVC_MISSES), alloc_d);
+	/* Far more misses than the cache holds. */
+	EXPECT_LT(WS, alloc_d);
+	/* Only reclaim freed entries, and it kept the cache small. */
+	EXPECT_EQ(recl_d, free_d);
+	EXPECT_LE(alloc_d - (SMALL + CHUNK), recl_d);
+	EXPECT_GE(SMALL + CHUNK, hs.entries);
+	EXPECT_EQ((__u32)hs.entries,
+		  cs1.sum[AVC_ALLOCATIONS] - cs1.sum[AVC_FREES]);
+}
+
+TEST_F_TIMEOUT(rec, raise_then_lower, 600)
+{
+	const __u32 grow = 2000;
+	struct avc_cache_stats cs0, cs1, cs2, cs3;
+	struct avc_hash_stats hs0, hs1, hs2;
+	__u32 s;
+
+	/* Fill up to the small threshold first. */
+	AVC_OK(avc_write_threshold(SMALL));
+	for (s = 1; s <= 4 * SMALL; s++)
+		CHECKED_QUERY(s, TSID);
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
+	ASSERT_GE(SMALL + CHUNK, hs0.entries);
+
+	/* Raised: new keys stay, nothing is reclaimed. */
+	AVC_OK(avc_write_threshold(LARGE));
+	for (s = 1; s <= grow; s++)
+		CHECKED_QUERY(s, TSID + 1);
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs1, &cs1);
+	EXPECT_EQ(hs0.entries + (long)grow, hs1.entries);
+	EXPECT_EQ(grow, avc_stat_delta(&cs0, &cs1, AVC_MISSES));
+	EXPECT_EQ(grow, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
+	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
+	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_FREES));
+	/* And they are hits now. */
+	for (s = 1; s <= grow; s++)
+		CHECKED_QUERY(s, TSID + 1);
+	AVC_OK(avc_read_cache_stats(&cs2));
+	EXPECT_EQ(grow, avc_stat_delta(&cs1, &cs2, AVC_HITS));
+	EXPECT_EQ(0, avc_stat_delta(&cs1, &cs2, AVC_MISSES));
+
+	/* Lowered below the live count: nothing happens until an insert. */
+	AVC_OK(avc_write_threshold(SMALL));
+	AVC_OK(avc_read_hash_stats(&hs2));
+	EXPECT_EQ(hs1.entries, hs2.entries);
+	/* One insert over the threshold reclaims one chunk. */
+	CHECKED_QUERY(WS + 1, TSID + 2);
+	AVC_QUIESCE(AVC_QUIESCE_MS, &hs2, &cs3);
+	EXPECT_EQ(CHUNK, avc_stat_delta(&cs2, &cs3, AVC_RECLAIMS));
+	EXPECT_EQ(hs1.entries + 1 - CHUNK, hs2.entries);
+	/* Enough inserts bring it back within threshold + chunk. */
+	for (s = 0; s <= hs2.entries / (CHUNK - 1) + 4; s++)
+		CHECKED_QUERY(WS + 2 + s, TSID + 2);
+	AVC_OK(avc_read_hash_stats(&hs2));
+	EXPECT_GE(SMALL + CHUNK, hs2.entries);
+}
+
+TEST_F_TIMEOUT(rec, threshold_one, 300)
+{
+	struct avc_hash_stats hs;
+	__u32 s;
+
+	AVC_OK(avc_write_threshold(1));
+	for (s = 1; s <= 300; s++) {
+		CHECKED_QUERY(s, TSID);
+		CHECKED_QUERY(s, TSID);
+		AVC_OK(avc_read_hash_stats(&hs));
+		ASSERT_GE(1 + CHUNK, hs.entries);
+	}
+}
+
+TEST_HARNESS_MAIN

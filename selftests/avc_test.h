@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Assertion helpers for the avc_rcu selftests.  Include after
+ * kselftest_harness.h: these expand to its ASSERT_* macros and need the
+ * _metadata of the running test.
+ */
+#ifndef AVC_TEST_H
+#define AVC_TEST_H
+
+#include <errno.h>
+#include <string.h>
+
+#include "avc_util.h"
+
+/* Fail (not skip) with a clear message when the module is not mounted. */
+#define AVC_ASSERT_MOUNTED() do {					\
+	int __m = avc_check_mounted();					\
+	ASSERT_EQ(0, __m) TH_LOG("%s", avc_mount_error(__m));		\
+} while (0)
+
+/* expr returns 0 or -errno. */
+#define AVC_OK(expr) do {						\
+	int __r = (expr);						\
+	ASSERT_EQ(0, __r) TH_LOG("%s: %s", #expr, strerror(-__r));	\
+} while (0)
+
+/* expr must fail with exactly -err. */
+#define AVC_FAILS(err, expr) do {					\
+	int __e = (err), __r = (expr);					\
+	ASSERT_EQ(-__e, __r)						\
+		TH_LOG("%s: expected %s, got %s", #expr,		\
+		       strerror(__e), __r ? strerror(-__r) : "success"); \
+} while (0)
+
+/* One access query that must succeed and parse; the reply lands in *r. */
+#define AVC_QUERY(s, t, c, req, r) do {					\
+	__u32 __k[4] = { (s), (t), (c), (req) };			\
+	int __q = avc_access(__k[0], __k[1], __k[2], __k[3], (r));	\
+	ASSERT_EQ(0, __q)						\
+		TH_LOG("access %u %u %u %u: %s (reply '%s')",		\
+		       __k[0], __k[1], __k[2], __k[3], strerror(-__q),	\
+		       avc_last_reply_text());				\
+} while (0)
+
+/* A query whose reply must equal decision *d under policy seqno seq. */
+#define AVC_EXPECT_DECISION(s, t, c, d, seq) do {			\
+	__u32 __x[4] = { (s), (t), (c), (seq) };			\
+	const struct avc_decision *__dp = (d);				\
+	struct avc_reply __rep;						\
+	AVC_QUERY(__x[0], __x[1], __x[2], 0, &__rep);			\
+	ASSERT_EQ(0, avc_reply_matches(&__rep, __dp, __x[3]))		\
+		TH_LOG("access %u %u %u: got %s, expected %s seqno=%u", \
+		       __x[0], __x[1], __x[2], avc_reply_str(&__rep),	\
+		       avc_decision_str(__dp), __x[3]);			\
+} while (0)
+
+/* Wait for allocations - frees == entries; fail after timeout_ms. */
+#define AVC_QUIESCE(timeout_ms, hs, cs) do {				\
+	int __ms = (timeout_ms);					\
+	struct avc_hash_stats *__hs = (hs);				\
+	struct avc_cache_stats *__cs = (cs);				\
+	int __w = avc_wait_quiescent(__ms, __hs, __cs);			\
+	ASSERT_EQ(0, __w)						\
+		TH_LOG("not quiescent after %d ms: %s; entries %ld, "	\
+		       "allocations %u - frees %u = %u",		\
+		       __ms, strerror(-__w), __hs->entries,		\
+		       __cs->sum[AVC_ALLOCATIONS], __cs->sum[AVC_FREES],	\
+		       __cs->sum[AVC_ALLOCATIONS] - __cs->sum[AVC_FREES]); \
+} while (0)
+
+/* Quiescence timeout: TCG guests with many CPUs are slow. */
+#define AVC_QUIESCE_MS	((int)avc_env_long("AVC_QUIESCE_MS", 15000))
+
+#endif /* AVC_TEST_H */

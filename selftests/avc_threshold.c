@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu avc/cache_threshold: read, write, every bad input, EPERM
+ * without CAP_MAC_ADMIN.  The value in force before the test is restored.
+ *
+ * Environment: AVC_RCU_MNT; AVC_RCU_FRESH=1 when the module was just
+ * loaded, so the value must still be the default.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "avc_test.h"
+
+/* A value no test writes by accident, to see that it stays. */
+#define MARK	333
+
+FIXTURE(thr) {
+	__u32 saved;
+};
+
+FIXTURE_SETUP(thr)
+{
+	AVC_ASSERT_MOUNTED();
+	AVC_OK(avc_read_threshold(&self->saved));
+}
+
+FIXTURE_TEARDOWN(thr)
+{
+	if (self->saved)
+		EXPECT_EQ(0, avc_write_threshold(self->saved));
+}
+
+static int write_thr(const char *buf, size_t len, off_t off)
+{
+	return avc_write_rel(AVC_RCU_FILE_THRESHOLD, buf, len, off);
+}
+
+/* The exact text of the file. */
+#define EXPECT_THRESHOLD_TEXT(want) do {				\
+	char *__t;							\
+	ssize_t __n = avc_read_rel(AVC_RCU_FILE_THRESHOLD, &__t);	\
+	ASSERT_LT(0, __n);						\
+	EXPECT_STREQ((want), __t);					\
+	free(__t);							\
+} while (0)
+
+TEST_F(thr, read_format)
+{
+	char want[32];
+	char *text;
+	ssize_t len;
+	__u32 v;
+
+	len = avc_read_rel(AVC_RCU_FILE_THRESHOLD, &text);
+	ASSERT_LT(0, len);
+	ASSERT_EQ(0, avc_parse_u32_line(text, (size_t)len, &v))
+		TH_LOG("cache_threshold reads '%s', not \"N\\n\"", text);
+	free(text);
+	EXPECT_LE(AVC_RCU_THRESHOLD_MIN, v);
+	EXPECT_GE(AVC_RCU_THRESHOLD_MAX, v);
+	if (avc_env_long("AVC_RCU_FRESH", 0) == 1) {
+		snprintf(want, sizeof(want), "%u\n",
+			 AVC_RCU_THRESHOLD_DEFAULT);
+		EXPECT_THRESHOLD_TEXT(want);
+	} else {
+		avc_diag("cache_threshold is %u (AVC_RCU_FRESH unset: %s)",
+			 v, "default not checked");
+	}
+}
+
+TEST_F(thr, write_valid)
+{
+	static const struct {
+		const char *in;
+		const char *out;
+	} ok[] = {
+		{ "1", "1\n" },
+		{ "1\n", "1\n" },
+		{ "1024", "1024\n" },
+		{ "1024\n", "1024\n" },
+		{ "1048576", "1048576\n" },
+		{ "1048576\n", "1048576\n" },
+		{ "77\n", "77\n" },
+		{ "512", "512\n" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(ok); i++) {
+		AVC_OK(write_thr(ok[i].in, strlen(ok[i].in), -1));
+		EXPECT_THRESHOLD_TEXT(ok[i].out);
+	}
+	/* pwrite at offset 0 is a plain write. */
+	AVC_OK(write_thr("4321", 4, 0));
+	EXPECT_THRESHOLD_TEXT("4321\n");
+}
+
+TEST_F(thr, write_invalid)
+{
+	static const char * const bad[] = {
+		"0", "0\n", "-1", "-1\n", "1048577", "1048577\n",
+		"4294967296", "4294967297", "18446744073709551616",
+		"99999999999999999999", "abc", "12abc", "12 ", " 12",
+		"12\t", "\t12", "1 2", "", "\n", "0x10", "0x10\n", "1\n\n",
+		"12\n3", "\n12", "12\r\n", "+", "-", "-0",
+	};
+	char mark[16];
+	size_t i;
+
+	snprintf(mark, sizeof(mark), "%u\n", MARK);
+	AVC_OK(avc_write_threshold(MARK));
+	for (i = 0; i < ARRAY_LEN(bad); i++) {
+		int ret = write_thr(bad[i], strlen(bad[i]), -1);
+
+		EXPECT_EQ(-EINVAL, ret)
+			TH_LOG("bad value #%zu: expected EINVAL, got %s", i,
+			       ret ? strerror(-ret) : "success");
+		EXPECT_THRESHOLD_TEXT(mark);
+	}
+}
+
+TEST_F(thr, write_at_offset)
+{
+	char mark[16];
+
+	snprintf(mark, sizeof(mark), "%u\n", MARK);
+	AVC_OK(avc_write_threshold(MARK));
+	AVC_FAILS(EINVAL, write_thr("12", 2, 1));
+	AVC_FAILS(EINVAL, write_thr("12\n", 3, 4096));
+	EXPECT_THRESHOLD_TEXT(mark);
+
+	/* A second write on one fd is at offset 0 too, or is refused. */
+	{
+		int fd = open(avc_path(AVC_RCU_FILE_THRESHOLD), O_WRONLY);
+		ssize_t n;
+
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(3, write(fd, "44\n", 3));
+		n = write(fd, "55\n", 3);
+		close(fd);
+		if (n == 3)
+			EXPECT_THRESHOLD_TEXT("55\n");
+		else
+			EXPECT_THRESHOLD_TEXT("44\n");
+	}
+}
+
+TEST_F(thr, write_too_big)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t sizes[] = { (size_t)page, (size_t)page + 1,
+			   (size_t)page * 4 };
+	char mark[16];
+	char *buf;
+	size_t i;
+
+	snprintf(mark, sizeof(mark), "%u\n", MARK);
+	AVC_OK(avc_write_threshold(MARK));
+	buf = malloc((size_t)page * 4);
+	ASSERT_NE(NULL, buf);
+	/* Digits all the way: only the size makes it wrong. */
+	memset(buf, '1', (size_t)page * 4);
+	for (i = 0; i < ARRAY_LEN(sizes); i++) {
+		int ret = write_thr(buf, sizes[i], -1);
+
+		EXPECT_EQ(-ENOMEM, ret)
+			TH_LOG("%zu bytes: expected ENOMEM, got %s", sizes[i],
+			       ret ? strerror(-ret) : "success");
+	}
+	/* One byte less than a page is judged on its content. */
+	memset(buf, 'x', (size_t)page);
+	AVC_FAILS(EINVAL, write_thr(buf, (size_t)page - 1, -1));
+	EXPECT_THRESHOLD_TEXT(mark);
+	free(buf);
+}
+
+TEST_F(thr, eperm_without_cap_mac_admin)
+{
+	char mark[16];
+	int status;
+	pid_t pid;
+
+	snprintf(mark, sizeof(mark), "%u\n", MARK);
+	AVC_OK(avc_write_threshold(MARK));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+			_exit(10);
+		if (write_thr("100\n", 4, -1) != -EPERM)
+			_exit(11);
+		if (write_thr("abc", 3, -1) == 0)
+			_exit(12);
+		/* Reading needs no capability. */
+		{
+			__u32 v;
+
+			if (avc_read_threshold(&v) || v != MARK)
+				_exit(13);
+		}
+		/* Control: with the capability back, the write works. */
+		if (avc_raise_effective_cap(CAP_MAC_ADMIN))
+			_exit(14);
+		if (write_thr("101\n", 4, -1))
+			_exit(15);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("child failed at step %d (11: no EPERM without CAP_MAC_ADMIN)",
+		       WEXITSTATUS(status));
+	EXPECT_THRESHOLD_TEXT("101\n");
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_tool: the avc_rcu selftest helpers for shell scripts, which cannot
+ * do a transaction (write then read on one fd) or a one-write load
+ * portably with busybox.
+ *
+ *   avc_tool load FILE|-        load a policy with one write(2)
+ *   avc_tool access S T C R     print the reply to one access query
+ *   avc_tool fill N [TSID]      query keys (1..N, TSID, 7); print nothing
+ *   avc_tool quiesce [MS]       wait for allocations - frees == entries
+ *   avc_tool state              print shell assignments: seqno threshold
+ *                               entries used slots longest lookups hits
+ *                               misses allocations reclaims frees rows
+ *   avc_tool mounted            exit 0 if avcrcufs is mounted
+ *
+ * Exit status 0 on success, 1 with one line on stderr otherwise.
+ * Environment: AVC_RCU_MNT.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "avc_util.h"
+
+static int die(const char *what, int err)
+{
+	fprintf(stderr, "avc_tool: %s: %s\n", what, strerror(err < 0 ? -err :
+							       err));
+	return 1;
+}
+
+static int parse_u32(const char *s, __u32 *v)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || !*s || *end || x > UINT32_MAX || *s == '-')
+		return -EINVAL;
+	*v = (__u32)x;
+	return 0;
+}
+
+static int cmd_load(const char *file)
+{
+	struct avc_buf b = { 0 };
+	char chunk[65536];
+	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	size_t n;
+	int ret;
+
+	if (!f)
+		return die(file, errno);
+	avc_buf_printf(&b, "%s", "");
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		avc_buf_printf(&b, "%.*s", (int)n, chunk);
+	if (ferror(f))
+		return die(file, EIO);
+	if (f != stdin)
+		fclose(f);
+	if (memchr(b.data, '\0', b.len))
+		return die(file, EINVAL);
+	ret = avc_load_policy(b.data, b.len);
+	avc_buf_free(&b);
+	return ret ? die("load", ret) : 0;
+}
+
+static int cmd_access(char **argv)
+{
+	__u32 v[4];
+	struct avc_reply r;
+	int i, ret;
+
+	for (i = 0; i < 4; i++)
+		if (parse_u32(argv[i], &v[i]))
+			return die(argv[i], EINVAL);
+	ret = avc_access(v[0], v[1], v[2], v[3], &r);
+	if (ret)
+		return die("access", ret);
+	printf("%s\n", avc_last_reply_text());
+	return 0;
+}
+
+static int cmd_fill(int argc, char **argv)
+{
+	__u32 n, tsid = 7, k;
+	struct avc_reply r;
+	int ret;
+
+	if (parse_u32(argv[0], &n) || (argc > 1 && parse_u32(argv[1], &tsid)))
+		return die("fill", EINVAL);
+	for (k = 1; k <= n; k++) {
+		ret = avc_access(k, tsid, 7, 0, &r);
+		if (ret)
+			return die("access", ret);
+	}
+	return 0;
+}
+
+static int cmd_state(void)
+{
+	struct avc_cache_stats cs;
+	struct avc_hash_stats hs;
+	__u32 seqno, thr;
+	int ret;
+
+	ret = avc_read_seqno(&seqno);
+	if (ret)
+		return die(AVC_RCU_FILE_SEQNO, ret);
+	ret = avc_read_threshold(&thr);
+	if (ret)
+		return die(AVC_RCU_FILE_THRESHOLD, ret);
+	ret = avc_read_hash_stats(&hs);
+	if (ret)
+		return die(AVC_RCU_FILE_HASH_STATS, ret);
+	ret = avc_read_cache_stats(&cs);
+	if (ret)
+		return die(AVC_RCU_FILE_CACHE_STATS, ret);
+	printf("seqno=%u threshold=%u entries=%ld used=%ld slots=%ld longest=%ld\n",
+	       seqno, thr, hs.entries, hs.used, hs.slots, hs.longest);
+	printf("lookups=%u hits=%u misses=%u allocations=%u reclaims=%u frees=%u rows=%u\n",
+	       cs.sum[AVC_LOOKUPS], cs.sum[AVC_HITS], cs.sum[AVC_MISSES],
+	       cs.sum[AVC_ALLOCATIONS], cs.sum[AVC_RECLAIMS],
+	       cs.sum[AVC_FREES], cs.rows);
+	return 0;
+}
+
+static int cmd_quiesce(int argc, char **argv)
+{
+	__u32 ms = 15000;
+	struct avc_cache_stats cs;
+	struct avc_hash_stats hs;
+	int ret;
+
+	if (argc > 0 && parse_u32(argv[0], &ms))
+		return die("quiesce", EINVAL);
+	ret = avc_wait_quiescent((int)ms, &hs, &cs);
+	if (ret == -ETIMEDOUT) {
+		fprintf(stderr,
+			"avc_tool: not quiescent after %u ms: entries %ld, allocations - frees %u\n",
+			ms, hs.entries,
+			cs.sum[AVC_ALLOCATIONS] - cs.sum[AVC_FREES]);
+		return 1;
+	}
+	return ret ? die("quiesce", ret) : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(cmd, "load") && argc == 3)
+		return cmd_load(argv[2]);
+	if (!strcmp(cmd, "access") && argc == 6)
+		return cmd_access(argv + 2);
+	if (!strcmp(cmd, "fill") && (argc == 3 || argc == 4))
+		return cmd_fill(argc - 2, argv + 2);
+	if (!strcmp(cmd, "quiesce") && argc <= 3)
+		return cmd_quiesce(argc - 2, argv + 2);
+	if (!strcmp(cmd, "state") && argc == 2)
+		return cmd_state();
+	if (!strcmp(cmd, "mounted") && argc == 2)
+		return avc_check_mounted() ? 1 : 0;
+	fprintf(stderr,
+		"usage: avc_tool load FILE|- | access S T C R | fill N [TSID] |\n"
+		"       quiesce [MS] | state | mounted\n");
+	return 2;
+}

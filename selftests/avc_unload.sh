@@ -1,0 +1,301 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# avc_rcu load/unload cycles with nothing leaked.  Runs as root in the
+# guest (busybox ash) with the module NOT loaded; prints TAP version 13.
+#
+#  - insmod with bad parameters fails and leaves no trace;
+#  - N cycles of insmod (various slots and sync), mount, fresh state,
+#    policy load, queries, slab objects == entries, rmmod refused while
+#    mounted or while a file is open, umount, rmmod; then no module, no
+#    mount point, no filesystem type, no slab cache.
+#
+# Environment: AVC_RCU_KO (default /avc_rcu/avc_rcu.ko), AVC_RCU_MNT,
+# AVC_TOOL (default: avc_tool next to this script), AVC_UNLOAD_CYCLES
+# (default 10), AVC_RCU_SLAB (the slab cache's name, default avc_rcu_node).
+
+set -eu
+
+KO=${AVC_RCU_KO:-/avc_rcu/avc_rcu.ko}
+MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOOL=${AVC_TOOL:-$HERE/avc_tool}
+CYCLES=${AVC_UNLOAD_CYCLES:-10}
+SLAB=${AVC_RCU_SLAB:-avc_rcu_node}
+FSTYPE=avcrcufs
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_unload.XXXXXX")
+export AVC_RCU_MNT="$MNT"
+
+n=0
+failed=0
+
+cleanup() {
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n $*"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n $*"
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n # SKIP $*"
+}
+
+diag() {
+	echo "# $*"
+}
+
+# check DESCRIPTION COMMAND...: one test case from a command's status;
+# its output is shown only on failure.
+check() {
+	desc=$1
+	shift
+	if "$@" >"$TMP/out" 2>&1; then
+		ok "$desc"
+	else
+		sed 's/^/# /' "$TMP/out"
+		not_ok "$desc"
+	fi
+}
+
+loaded() {
+	[ -d /sys/module/avc_rcu ]
+}
+
+mounted() {
+	awk -v m="$MNT" '$2 == m && $3 == "avcrcufs" { f = 1 } END { exit !f }' \
+		/proc/mounts
+}
+
+# Active objects of the slab cache, or nothing if it is not listed.
+slab_active() {
+	awk -v s="$SLAB" '$1 == s { print $2 }' /proc/slabinfo
+}
+
+nomerge() {
+	grep -qw slab_nomerge /proc/cmdline
+}
+
+# Everything the module made is gone.
+gone() {
+	rc=0
+	if loaded; then
+		echo "/sys/module/avc_rcu still there"
+		rc=1
+	fi
+	if [ -e "$MNT" ]; then
+		echo "$MNT still there"
+		rc=1
+	fi
+	if grep -qw avcrcufs /proc/filesystems; then
+		echo "avcrcufs still in /proc/filesystems"
+		rc=1
+	fi
+	if [ -n "$(slab_active)" ]; then
+		echo "$SLAB still in /proc/slabinfo"
+		rc=1
+	fi
+	return $rc
+}
+
+# Read the module state into st_seqno, st_entries, ... (avc_tool state).
+st_seqno='' st_threshold='' st_entries='' st_used='' st_slots=''
+st_longest='' st_lookups='' st_hits='' st_misses='' st_allocations=''
+st_reclaims='' st_frees=''
+state() {
+	"$TOOL" state >"$TMP/state" || return 1
+	eval "$(sed 's/\([a-z]*\)=/st_\1=/g' "$TMP/state")"
+}
+
+fresh_state() {
+	state || return 1
+	want="seqno=0 threshold=512 entries=0 used=0 slots=$1 longest=0"
+	got="seqno=$st_seqno threshold=$st_threshold entries=$st_entries"
+	got="$got used=$st_used slots=$st_slots longest=$st_longest"
+	if [ "$got" != "$want" ]; then
+		echo "got  $got"
+		echo "want $want"
+		return 1
+	fi
+	counters="$st_lookups $st_hits $st_misses $st_allocations"
+	counters="$counters $st_reclaims $st_frees"
+	if [ "$counters" != "0 0 0 0 0 0" ]; then
+		echo "counters not zero after insmod: $counters"
+		return 1
+	fi
+	rows=$(awk 'END { print NR - 1 }' "$MNT/avc/cache_stats")
+	possible=$(tr ',' '\n' </sys/devices/system/cpu/possible |
+		   awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n }')
+	if [ "$rows" != "$possible" ]; then
+		echo "cache_stats has $rows rows for $possible possible CPUs"
+		return 1
+	fi
+}
+
+expect_reply() {
+	got=$("$TOOL" access "$1" "$2" "$3" 0) || return 1
+	if [ "$got" != "$4" ]; then
+		echo "access $1 $2 $3: got '$got', want '$4'"
+		return 1
+	fi
+}
+
+# The slab cache holds exactly the live entries once idle.
+slab_matches() {
+	"$TOOL" quiesce || return 1
+	tries=0
+	while :; do
+		state || return 1
+		if [ -w "/sys/kernel/slab/$SLAB/shrink" ]; then
+			echo 1 >"/sys/kernel/slab/$SLAB/shrink"
+		fi
+		active=$(slab_active)
+		if [ -z "$active" ]; then
+			echo "$SLAB not in /proc/slabinfo while loaded"
+			return 1
+		fi
+		[ "$active" = "$st_entries" ] && return 0
+		tries=$((tries + 1))
+		if [ $tries -ge 50 ]; then
+			echo "$SLAB: $active active objects, $st_entries entries"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+rmmod_refused() {
+	if rmmod avc_rcu 2>"$TMP/err"; then
+		echo "rmmod succeeded while $1"
+		return 1
+	fi
+	cat "$TMP/err"
+	loaded || { echo "module gone after a refused rmmod"; return 1; }
+}
+
+# rmmod, retried briefly: the last reference can drop asynchronously.
+rmmod_now() {
+	tries=0
+	until rmmod avc_rcu; do
+		tries=$((tries + 1))
+		[ $tries -lt 10 ] || return 1
+		sleep 0.2
+	done
+	[ $tries -eq 0 ] || echo "# rmmod needed $((tries + 1)) attempts"
+}
+
+echo "TAP version 13"
+diag "module $KO, mount point $MNT, $CYCLES cycles"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP must run as root"
+	exit 4
+fi
+if [ ! -f "$KO" ]; then
+	echo "Bail out! $KO not found (set AVC_RCU_KO)"
+	exit 1
+fi
+if loaded; then
+	diag "avc_rcu loaded at start: unloading it"
+	umount "$MNT" 2>/dev/null || true
+	rmmod avc_rcu || true
+fi
+check "not loaded at start" gone
+
+for p in slots=0 slots=15 slots=100 slots=8 slots=131072 slots=-1 \
+	 slots=abc sync=bogus sync= sync=rcu,spinlock; do
+	if insmod "$KO" "$p" 2>"$TMP/err"; then
+		not_ok "insmod $p refused"
+		umount "$MNT" 2>/dev/null || true
+		rmmod avc_rcu || true
+	else
+		ok "insmod $p refused"
+	fi
+	check "insmod $p left nothing behind" gone
+done
+
+slots_list="16 512 65536 1024 32 512 16 65536 4096 512"
+syncs="rcu spinlock rwlock"
+i=0
+while [ $i -lt "$CYCLES" ]; do
+	i=$((i + 1))
+	slots=$(echo "$slots_list" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
+	sync=$(echo "$syncs" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
+	c="cycle $i (slots=$slots sync=$sync)"
+
+	if ! insmod "$KO" "slots=$slots" "sync=$sync" 2>"$TMP/err"; then
+		sed 's/^/# /' "$TMP/err"
+		not_ok "$c: insmod"
+		continue
+	fi
+	ok "$c: insmod"
+	check "$c: mount point created" test -d "$MNT"
+	if ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
+		sed 's/^/# /' "$TMP/err"
+		not_ok "$c: mount"
+		rmmod avc_rcu || true
+		continue
+	fi
+	ok "$c: mount"
+	check "$c: fresh state" fresh_state "$slots"
+	check "$c: deny all before any load" \
+		expect_reply 1 2 3 "0 ffffffff 0 ffffffff 0 0"
+
+	{
+		echo "# cycle $i"
+		echo "allow 1 2 3 $i"
+		echo "auditallow 1 2 3 0x10"
+		echo "permissive 5"
+		k=1
+		while [ $k -le 50 ]; do
+			echo "allow $k 7 7 0x$k"
+			k=$((k + 1))
+		done
+	} >"$TMP/policy"
+	check "$c: load" "$TOOL" load "$TMP/policy"
+	check "$c: decision" expect_reply 1 2 3 \
+		"$(printf '%x' "$i") ffffffff 10 ffffffff 1 0"
+	check "$c: permissive" expect_reply 5 9 9 "0 ffffffff 0 ffffffff 1 1"
+	check "$c: queries" "$TOOL" fill $((i * 100))
+	if nomerge; then
+		check "$c: $SLAB objects == entries" slab_matches
+	else
+		skip "$c: slab check needs slab_nomerge on the kernel command line"
+	fi
+
+	check "$c: rmmod refused while mounted" rmmod_refused "mounted"
+	check "$c: usable after refused rmmod" expect_reply 1 2 3 \
+		"$(printf '%x' "$i") ffffffff 10 ffffffff 1 0"
+
+	if [ $((i % 2)) -eq 0 ] && [ -r "$MNT/seqno" ]; then
+		# Lazily unmounted but a file still open: still busy.
+		exec 3<"$MNT/seqno"
+		check "$c: lazy umount" umount -l "$MNT"
+		check "$c: rmmod refused while a file is open" \
+			rmmod_refused "a file was open"
+		exec 3<&-
+	else
+		check "$c: umount" umount "$MNT"
+	fi
+	check "$c: rmmod" rmmod_now
+	check "$c: nothing left" gone
+done
+
+if mounted; then
+	umount "$MNT" || true
+fi
+if loaded; then
+	rmmod avc_rcu || true
+fi
+
+echo "1..$n"
+[ $failed -eq 0 ]

@@ -1,0 +1,232 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the avc_rcu kselftests in a guest, as root, with busybox.
+#
+# For each sync mode: insmod avc_rcu.ko sync=MODE slots=N, mount avcrcufs,
+# run every test program and the avcstat test, check the kernel log,
+# umount, rmmod.  Then the unload test once.  Prints TAP version 13 with
+# each program's own TAP nested as "# " lines, kselftest style, and ends
+# with exactly one line
+#
+#     AVC_RCU_SUITE passed=P failed=F
+#
+# where P and F count the individual test cases (the ok / not ok lines of
+# every program; a program that crashes, times out or stops early counts
+# its missing cases as failed).  Exits non-zero if anything failed.
+#
+# Environment (defaults in brackets):
+#   AVC_RCU_KO [/avc_rcu/avc_rcu.ko]   AVC_RCU_MNT [/sys/fs/avc_rcu]
+#   AVC_RCU_MODES [rcu spinlock rwlock]
+#   AVC_RCU_SLOTS_LIST [512 64 16]     slots for the 1st, 2nd, ... mode
+#   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
+#   AVC_RCU_TESTS                      subset of the test programs
+#   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES: passed to the tests
+
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+KO=${AVC_RCU_KO:-/avc_rcu/avc_rcu.ko}
+MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
+MODES=${AVC_RCU_MODES:-rcu spinlock rwlock}
+SLOTS_LIST=${AVC_RCU_SLOTS_LIST:-512 64 16}
+AVCSTAT=${AVCSTAT:-/avc_rcu/avcstat}
+TIMEOUT=${AVC_TEST_TIMEOUT:-900}
+# avc_threshold first: it checks the default value of a fresh module.
+TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
+avc_reclaim avc_concurrency avcstat_test.sh}
+FSTYPE=avcrcufs
+KERNEL_BAD='BUG:|WARNING:|Oops|Call Trace|stall|circular locking'
+KERNEL_BAD="$KERNEL_BAD|recursive locking|inconsistent lock state|lockdep"
+KERNEL_BAD="$KERNEL_BAD|KASAN|UBSAN|kmemleak|list_add corruption"
+KERNEL_BAD="$KERNEL_BAD|list_del corruption|general protection|refcount_t:"
+
+export AVC_RCU_KO="$KO" AVC_RCU_MNT="$MNT" AVCSTAT
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_suite.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+num=0		# top-level TAP number
+passed=0	# test cases
+failed=0
+skipped=0	# included in passed
+c_pass=0 c_fail=0 c_skip=0
+any_failed=0
+
+if command -v timeout >/dev/null 2>&1; then
+	TMO="timeout -k 10 $TIMEOUT"
+else
+	TMO=""
+fi
+
+top() {
+	num=$((num + 1))
+	echo "$1 $num selftests: avc_rcu: $2"
+	[ "$1" = ok ] || any_failed=1
+}
+
+# Count the test cases in a program's TAP output ($1), its exit status ($2).
+# Sets c_pass c_fail c_skip.
+count_cases() {
+	# shellcheck disable=SC2016
+	eval "$(awk -v rc="$2" '
+		/^ok / { p++; if ($0 ~ /# [Ss][Kk][Ii][Pp]/) s++ }
+		/^not ok / { f++ }
+		/^1\.\.[0-9]+/ { split($0, a, /[. ]+/); plan = a[2] + 0; hp = 1 }
+		/^Bail out!/ { bail = 1 }
+		END {
+			f += 0; p += 0; s += 0
+			if (hp && plan > p + f)
+				f += plan - p - f
+			if (bail || (rc != 0 && f == 0))
+				f++
+			printf "c_pass=%d c_fail=%d c_skip=%d\n", p, f, s
+		}' "$1")"
+}
+
+# run_prog NAME LABEL COMMAND...: one top-level test from one program.
+run_prog() {
+	name=$1
+	label=$2
+	shift 2
+	echo "# selftests: avc_rcu: $label"
+	rc=0
+	# shellcheck disable=SC2086
+	$TMO "$@" >"$TMP/out" 2>&1 </dev/null || rc=$?
+	sed 's/^/# /' "$TMP/out"
+	count_cases "$TMP/out" "$rc"
+	passed=$((passed + c_pass))
+	failed=$((failed + c_fail))
+	skipped=$((skipped + c_skip))
+	if [ "$rc" -eq 0 ] && [ "$c_fail" -eq 0 ]; then
+		top ok "$label"
+	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || [ "$rc" -eq 143 ]; then
+		top "not ok" "$label # TIMEOUT ${TIMEOUT}s (exit $rc)"
+	else
+		top "not ok" "$label # exit=$rc"
+	fi
+	: "$name"
+}
+
+# A program that could not run: one failed case.
+fail_prog() {
+	echo "# selftests: avc_rcu: $1: $2"
+	failed=$((failed + 1))
+	top "not ok" "$1 # $2"
+}
+
+kernel_bad_count() {
+	dmesg 2>/dev/null | grep -cE "$KERNEL_BAD" || true
+}
+
+# The kernel log gained no warning since count $1.
+check_kernel_log() {
+	label=$1
+	now=$(kernel_bad_count)
+	if [ "$now" -gt "$2" ]; then
+		echo "# selftests: avc_rcu: $label"
+		dmesg | grep -E "$KERNEL_BAD" | tail -n $((now - $2)) |
+			sed 's/^/# /'
+		failed=$((failed + 1))
+		top "not ok" "$label"
+	else
+		passed=$((passed + 1))
+		top ok "$label"
+	fi
+}
+
+unload_module() {
+	if awk -v m="$MNT" '$2 == m { f = 1 } END { exit !f }' /proc/mounts
+	then
+		umount "$MNT" || return 1
+	fi
+	if [ -d /sys/module/avc_rcu ]; then
+		rmmod avc_rcu || return 1
+	fi
+}
+
+nth() {
+	echo "$2" | awk -v i="$1" '{ print $(1 + (i - 1) % NF) }'
+}
+
+nmodes=$(echo "$MODES" | awk '{ print NF }')
+ntests=$(echo "$TESTS" | awk '{ print NF }')
+
+echo "TAP version 13"
+echo "1..$((2 + nmodes * (ntests + 1)))"
+echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST', module $KO"
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs online"
+
+if [ -x "$HERE/avc_util_test" ]; then
+	run_prog avc_util_test avc_util_test "$HERE/avc_util_test"
+else
+	fail_prog avc_util_test "missing"
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "# not root: every module test fails"
+fi
+unload_module || echo "# could not unload a leftover avc_rcu"
+
+i=0
+for mode in $MODES; do
+	i=$((i + 1))
+	slots=$(nth $i "$SLOTS_LIST")
+	tag="[$mode slots=$slots]"
+	log0=$(kernel_bad_count)
+	export AVC_RCU_SYNC="$mode" AVC_RCU_SLOTS="$slots"
+
+	setup_err=""
+	if ! insmod "$KO" "sync=$mode" "slots=$slots" 2>"$TMP/err"; then
+		setup_err="insmod $KO sync=$mode slots=$slots failed: $(cat "$TMP/err")"
+	elif ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
+		setup_err="mount -t $FSTYPE $FSTYPE $MNT failed: $(cat "$TMP/err")"
+	fi
+
+	first=1
+	for t in $TESTS; do
+		label="$t $tag"
+		if [ -n "$setup_err" ]; then
+			fail_prog "$label" "$setup_err"
+			continue
+		fi
+		case $t in
+		*.sh)
+			if [ -f "$HERE/$t" ]; then
+				run_prog "$t" "$label" sh "$HERE/$t"
+			else
+				fail_prog "$label" "missing"
+			fi
+			;;
+		*)
+			if [ ! -x "$HERE/$t" ]; then
+				fail_prog "$label" "missing"
+			elif [ $first -eq 1 ]; then
+				run_prog "$t" "$label" env AVC_RCU_FRESH=1 \
+					"$HERE/$t"
+			else
+				run_prog "$t" "$label" "$HERE/$t"
+			fi
+			;;
+		esac
+		first=0
+	done
+
+	if ! unload_module 2>"$TMP/err"; then
+		echo "# unloading after $tag failed: $(cat "$TMP/err")"
+		failed=$((failed + 1))
+		any_failed=1
+	fi
+	check_kernel_log "kernel log $tag" "$log0"
+done
+
+unset AVC_RCU_SYNC AVC_RCU_SLOTS
+if [ -f "$HERE/avc_unload.sh" ]; then
+	run_prog avc_unload.sh avc_unload.sh sh "$HERE/avc_unload.sh"
+else
+	fail_prog avc_unload.sh "missing"
+fi
+
+echo "# AVC_RCU_SUITE skipped=$skipped (counted as passed)"
+echo "AVC_RCU_SUITE passed=$passed failed=$failed"
+[ $failed -eq 0 ] && [ $any_failed -eq 0 ]
