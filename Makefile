@@ -2,7 +2,8 @@
 #
 # avc_rcu: build the module against a kernel build tree, and the tools.
 #
-#   make                 avc_rcu.ko and tools/avcstat/avcstat
+#   make                 avc_rcu.ko, tools/avcstat/avcstat and
+#                        tools/avc_workload/avc_workload
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
 #   make check           static checks, then the kselftests in QEMU guests
@@ -35,6 +36,7 @@ module:
 
 tools:
 	$(MAKE) -C tools/avcstat
+	$(MAKE) -C tools/avc_workload
 
 selftests:
 	$(MAKE) -C selftests
@@ -56,5 +58,6 @@ module-clean:
 
 clean: module-clean
 	$(MAKE) -C tools/avcstat clean
+	$(MAKE) -C tools/avc_workload clean
 	$(MAKE) -C selftests clean
 	rm -rf build

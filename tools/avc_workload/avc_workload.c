@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_workload - drive access vector cache lookups from userspace
+ *
+ * Kaigai Kohei's 2004 measurement was parallel write() calls, each of which
+ * made SELinux look up the AVC.  This does the same through avc_rcu's
+ * access file: every thread keeps one descriptor open and loops
+ * write("<ssid> <tsid> <tclass> <perms>") / read(decision), one cache
+ * lookup per call pair, over a working set of keys.  It prints the total
+ * and the rate in Kcalls/s (a call being one write, as in the 2004 table).
+ *
+ *   avc_workload [-t threads] [-d seconds] [-k keys] [-f access_file]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/avc_rcu.h>
+
+#define PROG "avc_workload"
+
+struct worker {
+	pthread_t tid;
+	int fd;
+	unsigned int first;
+	unsigned long calls;
+	int err;
+};
+
+static const char usage[] =
+	"usage: " PROG " [-t threads] [-d seconds] [-k keys] [-f access_file]\n";
+static unsigned int nkeys = 256;
+static atomic_int stop;
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, PROG ": ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static unsigned long parse_num(const char *s, const char *what,
+			       unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || !*s || *end || *s == '-' || v == 0 || v > max)
+		die("invalid %s", what);
+	return v;
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	unsigned int i = w->first;
+	char req[64], reply[64];
+	int len;
+
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		/* ssid walks the working set; tsid and class are fixed. */
+		len = snprintf(req, sizeof(req), "%u 2 3 1", 1 + i % nkeys);
+		if (write(w->fd, req, len) != len ||
+		    read(w->fd, reply, sizeof(reply)) <= 0) {
+			w->err = errno ? errno : EIO;
+			break;
+		}
+		w->calls++;
+		i++;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = AVC_RCU_MOUNT_POINT "/" AVC_RCU_FILE_ACCESS;
+	unsigned long threads = 0, seconds = 3, total = 0;
+	struct timespec t0, t1, nap;
+	struct worker *w;
+	unsigned long i;
+	double elapsed;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "t:d:k:f:h")) != -1) {
+		switch (opt) {
+		case 't':
+			threads = parse_num(optarg, "thread count", 4096);
+			break;
+		case 'd':
+			seconds = parse_num(optarg, "duration", 86400);
+			break;
+		case 'k':
+			nkeys = parse_num(optarg, "key count", 1U << 24);
+			break;
+		case 'f':
+			path = optarg;
+			break;
+		default:
+			fputs(usage, opt == 'h' ? stdout : stderr);
+			return opt == 'h' ? 0 : 1;
+		}
+	}
+	if (optind != argc)
+		die("unexpected argument %s", argv[optind]);
+	if (!threads)
+		threads = sysconf(_SC_NPROCESSORS_ONLN);
+
+	w = calloc(threads, sizeof(*w));
+	if (!w)
+		die("%s", strerror(errno));
+	for (i = 0; i < threads; i++) {
+		w[i].fd = open(path, O_RDWR);
+		if (w[i].fd < 0)
+			die("cannot open %s", path);
+		w[i].first = i * (nkeys / threads + 1);
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < threads; i++)
+		if (pthread_create(&w[i].tid, NULL, work, &w[i]))
+			die("%s", "cannot create threads");
+	nap.tv_sec = seconds;
+	nap.tv_nsec = 0;
+	while (nanosleep(&nap, &nap) && errno == EINTR)
+		;
+	atomic_store(&stop, 1);
+	for (i = 0; i < threads; i++) {
+		pthread_join(w[i].tid, NULL);
+		if (w[i].err)
+			die("access query failed: %s", strerror(w[i].err));
+		total += w[i].calls;
+		close(w[i].fd);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	elapsed = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	printf("%lu threads, %u keys: %lu calls in %.2f s, %.1f Kcalls/s\n",
+	       threads, nkeys, total, elapsed, total / elapsed / 1000.0);
+	free(w);
+	return 0;
+}
