@@ -12,11 +12,12 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 # A host without headers for its own kernel (a container, a CI VM) builds
-# for the newest kernel whose headers are installed.
+# for the kernel the QEMU guests boot: the newest installed kernel image
+# whose headers are installed too.
 ifeq ($(wildcard $(KDIR)/Makefile),)
-KDIR_FALLBACK := $(lastword $(sort $(wildcard /lib/modules/*/build/Makefile)))
+KDIR_FALLBACK := $(shell tools/testing/vm/run --print-kdir 2>/dev/null)
 ifneq ($(KDIR_FALLBACK),)
-override KDIR := $(patsubst %/Makefile,%,$(KDIR_FALLBACK))
+override KDIR := $(KDIR_FALLBACK)
 ifneq ($(MAKECMDGOALS),print-kdir)
 $(info avc_rcu: no headers for the running kernel; building for $(KDIR))
 endif
@@ -47,7 +48,7 @@ modules_install:
 check:
 	tools/testing/check
 
-demo: all
+demo:
 	tools/testing/demo
 
 print-kdir:
