@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The demo, inside the guest: load the module, raise cache_threshold to
+# 1024, drive lookups with avc_workload and watch avcstat 1.  A working set
+# larger than the threshold keeps reclaiming; raised past the working set,
+# the cache stops reclaiming and every lookup hits.
+set -eu
+
+cd /avc_rcu
+F=/sys/fs/avc_rcu
+keys=1500
+
+say() { printf '\n# %s\n' "$*"; }
+
+say insmod avc_rcu.ko
+insmod avc_rcu.ko
+say mount -t avcrcufs avcrcufs $F
+mount -t avcrcufs avcrcufs $F
+say cat $F/avc/cache_threshold
+cat $F/avc/cache_threshold
+say echo 1024 '>' $F/avc/cache_threshold
+echo 1024 > $F/avc/cache_threshold
+cat $F/avc/cache_threshold
+
+# A policy allowing something for every key of the working set, loaded in
+# one write as the load file requires.
+awk -v n=$keys 'BEGIN { for (i = 1; i <= n; i++)
+	printf "allow %d 2 3 0x%x\n", i, i % 7 + 1 }' > /tmp/policy
+say "load a $keys-rule policy (dd, one write)"
+dd if=/tmp/policy of=$F/load bs=1M 2>/dev/null
+echo "seqno $(cat $F/seqno)"
+
+say "avc_workload -k $keys: working set $keys keys > threshold 1024"
+./avc_workload -d 7 -k $keys &
+sleep 1
+say avcstat 1
+./avcstat 1 5
+wait
+
+say echo 2048 '>' $F/avc/cache_threshold: the working set fits
+echo 2048 > $F/avc/cache_threshold
+./avc_workload -d 7 -k $keys &
+sleep 1
+say avcstat 1
+./avcstat 1 5
+wait
+
+say cat $F/avc/hash_stats
+cat $F/avc/hash_stats
+umount $F
+rmmod avc_rcu
+say "unloaded; nothing left behind"
