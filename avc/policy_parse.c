@@ -102,6 +102,37 @@ static u32 avc_sids_unique(u32 *s, u32 n)
 	return out;
 }
 
+/*
+ * An upper bound on the rules in a text: lines with something other than
+ * blanks before any comment.  Sizing the arrays by it rather than by the
+ * line count keeps a text of blank lines from asking for gigabytes.
+ */
+static size_t avc_count_rule_lines(const char *text, size_t len)
+{
+	bool content = false, comment = false;
+	size_t n, lines = 0;
+
+	for (n = 0; n < len; n++) {
+		switch (text[n]) {
+		case '\n':
+			lines += content;
+			content = false;
+			comment = false;
+			break;
+		case '#':
+			comment = true;
+			break;
+		case ' ':
+		case '\t':
+		case '\r':
+			break;
+		default:
+			content |= !comment;
+		}
+	}
+	return lines + content;
+}
+
 /* Parse one line, comment already cut off, into @db.  0 or a reason. */
 static const char *avc_parse_line(struct avc_policydb *db, const char *s,
 				  size_t len)
@@ -167,11 +198,9 @@ struct avc_policydb *avc_policydb_parse(const char *text, size_t len)
 	struct avc_policydb *db;
 	const char *line = text, *end = text + len, *eol, *hash;
 	const char *why;
-	size_t lines = 1, n;
+	size_t lines = avc_count_rule_lines(text, len), n;
 	u32 lineno = 0;
 
-	for (n = 0; n < len; n++)
-		lines += text[n] == '\n';
 	if (lines > U32_MAX)
 		return ERR_PTR(-EFBIG);
 
