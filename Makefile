@@ -7,6 +7,7 @@
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
 #   make check           static checks, then the kselftests in QEMU guests
+#   make bench           the 2004 comparison, measured in a QEMU guest
 #   make demo            boot a guest, load the module, show avcstat 1
 #   make clean
 
@@ -27,7 +28,7 @@ export KDIR
 
 PWD := $(shell pwd)
 
-.PHONY: all module tools selftests modules_install check demo \
+.PHONY: all module tools selftests modules_install check bench demo \
 	module-clean clean print-kdir
 
 all: module tools
@@ -48,6 +49,9 @@ modules_install:
 check:
 	tools/testing/check
 
+bench:
+	tools/avc_bench/bench
+
 demo:
 	tools/testing/demo
 
@@ -60,5 +64,6 @@ module-clean:
 clean: module-clean
 	$(MAKE) -C tools/avcstat clean
 	$(MAKE) -C tools/avc_workload clean
+	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_bench clean
 	$(MAKE) -C selftests clean
 	rm -rf build

@@ -144,10 +144,18 @@ const char *avc_sync_name(enum avc_sync mode);
  * branch: in rcu mode it is a patched-out no-op, so choosing the mode at
  * load time costs the RCU lookup path nothing.
  */
+#ifdef AVC_RCU_BENCH_RCU_ONLY
+/* make bench's control build: no choice of mode at all, only rcu. */
+static __always_inline bool avc_sync_locked(void)
+{
+	return false;
+}
+#else
 static __always_inline bool avc_sync_locked(void)
 {
 	return static_branch_unlikely(&avc_sync_locked_key);
 }
+#endif
 
 /* cache.c */
 int avc_core_init(void);

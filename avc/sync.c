@@ -63,6 +63,8 @@ int avc_sync_select(enum avc_sync mode)
 {
 	if (mode >= ARRAY_SIZE(avc_sync_names))
 		return -EINVAL;
+	if (IS_ENABLED(AVC_RCU_BENCH_RCU_ONLY) && mode != AVC_SYNC_RCU)
+		return -EINVAL;
 	avc_sync_mode = mode;
 	if (mode == AVC_SYNC_RCU)
 		static_branch_disable(&avc_sync_locked_key);

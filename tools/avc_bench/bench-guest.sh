@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench, inside the guest.  For each sync mode, in-kernel lookups per
+# second (avc_rcu_bench.ko, no system call) and access-file calls per
+# second (avc_workload, KaiGai's parallel write()), with one thread and
+# with one per CPU; then the same rcu measurements on the control build
+# that has no sync modes at all.  Every measurement is repeated and
+# printed as a BENCH line; the host makes the table.
+set -eu
+
+cd /avc_rcu
+F=/sys/fs/avc_rcu
+reps=${BENCH_REPS:-5}
+ms=${BENCH_MS:-1000}
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+threads="1"
+[ "$ncpu" -gt 1 ] && threads="1 $ncpu"
+
+kbench() {	# variant sync op threads [warm-up]
+	insmod avc_rcu_bench.ko op="$3" threads="$4" ms="$ms"
+	rmmod avc_rcu_bench
+	# QEMU translates code on first use: the first run only warms up.
+	[ -z "${5:-}" ] || return 0
+	rate=$(dmesg | grep 'avc_rcu_bench: op=' | tail -n 1 |
+	       sed 's/.* rate=\([0-9]*\)\/s.*/\1/')
+	echo "BENCH variant=$1 sync=$2 path=kernel op=$3 threads=$4 rate=$rate"
+}
+
+ubench() {	# variant sync threads
+	out=$(./avc_workload -t "$2" -d 2 -k 64 2>&1)
+	rate=$(echo "$out" | sed -n 's/.* \([0-9.]*\) Kcalls\/s$/\1/p')
+	echo "BENCH variant=$1 sync=$3 path=syscall op=access threads=$2 rate=${rate}K"
+}
+
+run_variant() {	# ko variant syncs...
+	ko=$1
+	variant=$2
+	shift 2
+	for sync in "$@"; do
+		insmod "$ko" sync="$sync"
+		mount -t avcrcufs avcrcufs $F
+		for t in $threads; do
+			kbench "$variant" "$sync" hit "$t" warm-up
+			r=0
+			while [ $r -lt "$reps" ]; do
+				kbench "$variant" "$sync" hit "$t"
+				[ "$variant" = std ] && ubench "$variant" "$t" "$sync"
+				r=$((r + 1))
+			done
+		done
+		umount $F
+		rmmod avc_rcu
+	done
+}
+
+echo "BENCH cpus=$ncpu reps=$reps ms=$ms"
+insmod avc_rcu.ko
+for t in $threads; do
+	for op in null compute; do
+		kbench std rcu $op "$t" warm-up
+		r=0
+		while [ $r -lt "$reps" ]; do
+			kbench std rcu $op "$t"
+			r=$((r + 1))
+		done
+	done
+done
+rmmod avc_rcu
+run_variant avc_rcu.ko std rcu spinlock rwlock
+run_variant avc_rcu-rcuonly.ko rcuonly rcu
+echo BENCH done
