@@ -6,8 +6,9 @@
  * statistics files.  Every answer is checked by an oracle:
  *
  * - The loader is the only one to load.  Before each load it reads the
- *   seqno s and loads policy(s + 1), a pure function of the seqno, so any
- *   reply can be checked against expected(key, reply.seqno).
+ *   seqno s and loads policy(s + 1), a pure function of the seqno
+ *   (avc_oracle.h), so any reply can be checked against
+ *   avc_oracle_expected(key, reply.seqno).
  * - Freshness: before a query a reader notes the last seqno whose load
  *   had returned; the reply's seqno may not be older (a stale decision
  *   served or inserted after a flush shows up here), nor newer than the
@@ -36,7 +37,7 @@
 #define NHOT	64
 
 struct shared {
-	unsigned int rule_mod;		/* a key has rules if hash % mod == 0 */
+	struct avc_oracle oracle;	/* the policies loaded */
 	atomic_uint completed;		/* seqno of the last load returned */
 	atomic_uint started;		/* seqno of the load in flight */
 	atomic_int stop;
@@ -64,70 +65,6 @@ static void fail(struct shared *sh, const char *fmt, ...)
 	atomic_store(&sh->stop, 1);
 }
 
-/* The policy for seqno q, as the decisions it must produce. */
-static void expected(const struct shared *sh, __u32 s, __u32 t,
-		     __u32 c, __u32 q, struct avc_decision *d)
-{
-	__u32 h = avc_mix(s, t, c, q);
-
-	d->allowed = 0;
-	d->auditallow = 0;
-	d->auditdeny = 0xffffffff;
-	d->flags = avc_mix(s, 0, 0, q) % 4 == 0 ?
-		   AVC_RCU_DECISION_PERMISSIVE : 0;
-	if (avc_mix(s, t, c, 0) % sh->rule_mod)
-		return;
-	if (h & 3)
-		d->allowed = avc_mix(s, t, c, q ^ 0xa11);
-	if (!(h & 0x30))
-		d->auditallow = avc_mix(s, t, c, q ^ 0xa0d);
-	if (!(h & 0xc0))
-		d->auditdeny = ~avc_mix(s, t, c, q ^ 0xd0a);
-}
-
-/* The text of that policy, written independently of expected(). */
-static void policy_text(const struct shared *sh, __u32 q,
-			struct avc_buf *out)
-{
-	__u32 s, t, c;
-
-	out->len = 0;
-	avc_buf_printf(out, "# policy for seqno %u\n", q);
-	for (s = 1; s <= NS; s++) {
-		if (avc_mix(s, 0, 0, q) % 4 == 0)
-			avc_buf_printf(out, "permissive %u\n", s);
-		for (t = 1; t <= NT; t++) {
-			for (c = 1; c <= NC; c++) {
-				__u32 h = avc_mix(s, t, c, q), a, m;
-
-				if (avc_mix(s, t, c, 0) % sh->rule_mod)
-					continue;
-				if (h & 3) {
-					/* Two rules that OR to the value. */
-					a = avc_mix(s, t, c, q ^ 0xa11);
-					m = avc_mix(s, t, c, 7);
-					avc_buf_printf(out,
-						       "allow %u %u %u 0x%x\nallow %u %u %u %u\n",
-						       s, t, c, a & m, s, t, c,
-						       a & ~m);
-				}
-				if (!(h & 0x30))
-					avc_buf_printf(out,
-						       "auditallow %u %u %u 0x%x\n",
-						       s, t, c,
-						       avc_mix(s, t, c,
-							       q ^ 0xa0d));
-				if (!(h & 0xc0))
-					avc_buf_printf(out,
-						       "dontaudit %u %u %u 0x%x\n",
-						       s, t, c,
-						       avc_mix(s, t, c,
-							       q ^ 0xd0a));
-			}
-		}
-	}
-}
-
 /* Load policy(seqno + 1); returns 0 or -1 after fail(). */
 static int load_next(struct shared *sh, struct avc_buf *buf)
 {
@@ -139,7 +76,7 @@ static int load_next(struct shared *sh, struct avc_buf *buf)
 		fail(sh, "loader: reading seqno: %s", strerror(-ret));
 		return -1;
 	}
-	policy_text(sh, s + 1, buf);
+	avc_oracle_policy_text(&sh->oracle, s + 1, buf);
 	atomic_store(&sh->started, s + 1);
 	ret = avc_load_policy(buf->data, buf->len);
 	if (ret) {
@@ -283,7 +220,7 @@ static void *reader_thread(void *arg)
 			     "seqno from the future");
 			break;
 		}
-		expected(sh, s, t, c, r.seqno, &d);
+		avc_oracle_expected(&sh->oracle, s, t, c, r.seqno, &d);
 		if (avc_reply_matches(&r, &d, r.seqno)) {
 			fail(sh,
 			     "reader %u: access %u %u %u: got %s, expected %s (seqno %u)",
@@ -342,7 +279,9 @@ TEST_F_TIMEOUT(conc, readers_vs_reload_and_threshold, 600)
 
 	sh = calloc(1, sizeof(*sh));
 	ASSERT_NE(NULL, sh);
-	sh->rule_mod = variant->rule_mod;
+	sh->oracle = (struct avc_oracle){
+		.ns = NS, .nt = NT, .nc = NC, .rule_mod = variant->rule_mod,
+	};
 	sh->seed = avc_seed();
 	rng = sh->seed;
 	for (i = 0; i < NHOT; i++) {
@@ -353,7 +292,7 @@ TEST_F_TIMEOUT(conc, readers_vs_reload_and_threshold, 600)
 	if (cpus < 1)
 		cpus = 1;
 	avc_diag("%ld readers, %ld s, rule_mod %u, AVC_SEED=%llu", cpus, secs,
-		 sh->rule_mod, (unsigned long long)sh->seed);
+		 sh->oracle.rule_mod, (unsigned long long)sh->seed);
 
 	/* The first load: every reply from now on follows expected(). */
 	ASSERT_EQ(0, load_next(sh, &buf)) TH_LOG("%s", sh->why);

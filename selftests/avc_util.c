@@ -635,11 +635,7 @@ __u64 avc_seed(void)
 
 __u64 avc_rand(__u64 *state)
 {
-	__u64 z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return avc_splitmix64(state);
 }
 
 __u32 avc_rand_range(__u64 *state, __u32 lo, __u32 hi)
@@ -647,15 +643,6 @@ __u32 avc_rand_range(__u64 *state, __u32 lo, __u32 hi)
 	__u64 span = (__u64)hi - lo + 1;
 
 	return lo + (__u32)(avc_rand(state) % span);
-}
-
-__u32 avc_mix(__u32 a, __u32 b, __u32 c, __u32 d)
-{
-	__u64 s = (__u64)a << 32 | b;
-
-	s ^= avc_rand(&s);
-	s += (__u64)c << 32 | d;
-	return (__u32)(avc_rand(&s) >> 16);
 }
 
 void avc_buf_printf(struct avc_buf *b, const char *fmt, ...)
@@ -804,6 +791,48 @@ void avc_policy_render(const struct avc_policy *p, __u64 *rng,
 		else if (dice == 4)
 			avc_buf_printf(out, "\t#");
 		avc_buf_printf(out, "\n");
+	}
+}
+
+/*
+ * The rules of a key, from the description in avc_oracle.h.  The allow
+ * perms are split into two rules that OR to them.
+ */
+static void oracle_key_text(__u32 q, __u32 s, __u32 t, __u32 c,
+			    struct avc_buf *out)
+{
+	__u32 h = avc_mix(s, t, c, q), a, m;
+
+	if (h & 3) {
+		a = avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_ALLOW);
+		m = avc_mix(s, t, c, AVC_ORACLE_SALT_SPLIT);
+		avc_buf_printf(out, "allow %u %u %u 0x%x\nallow %u %u %u %u\n",
+			       s, t, c, a & m, s, t, c, a & ~m);
+	}
+	if (!(h & 0x30))
+		avc_buf_printf(out, "auditallow %u %u %u 0x%x\n", s, t, c,
+			       avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_AUDITALLOW));
+	if (!(h & 0xc0))
+		avc_buf_printf(out, "dontaudit %u %u %u 0x%x\n", s, t, c,
+			       avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_DONTAUDIT));
+}
+
+void avc_oracle_policy_text(const struct avc_oracle *o, __u32 q,
+			    struct avc_buf *out)
+{
+	__u32 s, t, c;
+
+	out->len = 0;
+	avc_buf_printf(out, "# policy for seqno %u\n", q);
+	if (q == 0)
+		return;
+	for (s = 1; s <= o->ns; s++) {
+		if (avc_mix(s, 0, 0, q) % 4 == 0)
+			avc_buf_printf(out, "permissive %u\n", s);
+		for (t = 1; t <= o->nt; t++)
+			for (c = 1; c <= o->nc; c++)
+				if (avc_mix(s, t, c, 0) % o->rule_mod == 0)
+					oracle_key_text(q, s, t, c, out);
 	}
 }
 

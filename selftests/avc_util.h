@@ -20,6 +20,8 @@
 
 #include <linux/avc_rcu.h>
 
+#include "avc_oracle.h"
+
 #define AVC_NR_STATS	AVC_RCU_CACHE_STATS_FIELDS
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 #ifndef __printf
@@ -62,13 +64,7 @@ struct avc_reply {
 	__u32 flags;
 };
 
-/* A decision as the policy text defines it (no seqno). */
-struct avc_decision {
-	__u32 allowed;
-	__u32 auditallow;
-	__u32 auditdeny;
-	__u32 flags;
-};
+/* struct avc_decision, a decision without its seqno: avc_oracle.h. */
 
 /* The mount point: $AVC_RCU_MNT, else AVC_RCU_MOUNT_POINT. */
 const char *avc_mnt(void);
@@ -176,8 +172,7 @@ __u64 avc_seed(void);
 __u64 avc_rand(__u64 *state);
 /* Uniform in [lo, hi]. */
 __u32 avc_rand_range(__u64 *state, __u32 lo, __u32 hi);
-/* A well-mixed 32-bit function of its arguments (for oracles). */
-__u32 avc_mix(__u32 a, __u32 b, __u32 c, __u32 d);
+/* avc_mix(), a well-mixed function for oracles: avc_oracle.h. */
 
 /* A growable text buffer. */
 struct avc_buf {
@@ -228,6 +223,14 @@ void avc_policy_decide(const struct avc_policy *p, __u32 ssid,
  */
 void avc_policy_render(const struct avc_policy *p, __u64 *rng,
 		       struct avc_buf *out);
+
+/*
+ * The text of the policy for seqno q of an oracle's family (avc_oracle.h),
+ * written from the family's description independently of
+ * avc_oracle_expected(): replaces the contents of @out.
+ */
+void avc_oracle_policy_text(const struct avc_oracle *o, __u32 q,
+			    struct avc_buf *out);
 
 /* Compare a reply with an expected decision and seqno; 0 if equal. */
 int avc_reply_matches(const struct avc_reply *r, const struct avc_decision *d,

@@ -352,6 +352,59 @@ TEST(policy_render_roundtrip)
 	avc_policy_free(&q);
 }
 
+/*
+ * The oracle's policy text (avc_oracle_policy_text()), re-parsed by the
+ * reference parser and decided by the model, gives the decisions
+ * avc_oracle_expected() predicts, for keys in and out of the key space,
+ * for seqno 0 (the empty policy) and for the families the tests load.
+ * Returns the first key that differs, as s << 16 | t << 8 | c, else -1.
+ */
+static long oracle_diff(const struct avc_oracle *o, __u32 q,
+			const struct avc_policy *p)
+{
+	struct avc_decision d1, d2;
+	__u32 s, t, c;
+
+	for (s = 0; s <= o->ns + 1; s++)
+		for (t = 0; t <= o->nt + 1; t++)
+			for (c = 0; c <= o->nc + 1; c++) {
+				avc_policy_decide(p, s, t, c, &d1);
+				avc_oracle_expected(o, s, t, c, q, &d2);
+				if (memcmp(&d1, &d2, sizeof(d1)))
+					return (long)(s << 16 | t << 8 | c);
+			}
+	return -1;
+}
+
+TEST(oracle_text_matches_expected)
+{
+	static const struct avc_oracle families[] = {
+		AVC_ORACLE_TORTURE,
+		{ .ns = 24, .nt = 24, .nc = 4, .rule_mod = 1 },
+		{ .ns = 24, .nt = 24, .nc = 4, .rule_mod = 16 },
+	};
+	struct avc_buf text = { 0 };
+	unsigned int f, rules = 0;
+	__u32 q;
+
+	for (f = 0; f < ARRAY_LEN(families); f++) {
+		for (q = 0; q < 12; q++) {
+			struct avc_policy p = { 0 };
+
+			avc_oracle_policy_text(&families[f], q, &text);
+			ASSERT_EQ(0, ref_parse(text.data, &p));
+			if (q == 0)
+				ASSERT_EQ(0, p.nr);
+			rules += p.nr;
+			EXPECT_EQ(-1, oracle_diff(&families[f], q, &p))
+				TH_LOG("family %u, seqno %u", f, q);
+			avc_policy_free(&p);
+		}
+	}
+	EXPECT_LT(0, rules);
+	avc_buf_free(&text);
+}
+
 TEST(prng_and_mix)
 {
 	__u64 a = 42, b = 42;

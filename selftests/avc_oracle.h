@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The avc_rcu test oracle: a family of policies, one for every policy
+ * seqno, as pure functions of the seqno.  A test that is the only one to
+ * load policies loads policy(s + 1) over seqno s; then every decision the
+ * module returns, whatever its age, can be checked against
+ * avc_oracle_expected(key, decision's seqno).
+ *
+ * Shared by userspace (avc_concurrency, avc_tool torture-load) and by the
+ * in-kernel torture module (torture/avc_rcu_torture.c): no libc, only
+ * fixed-size types, integer arithmetic and no division by a variable other
+ * than the rule_mod the caller chose.
+ *
+ * Seqno 0 is the empty policy the module starts with (deny all: allowed 0,
+ * auditallow 0, auditdeny all ones, flags 0), so a decision of seqno 0 is
+ * checked like any other.  After 2^32 loads the seqno wraps to 0 and the
+ * family no longer describes the policy in force; no test loads that often.
+ *
+ * The policy for seqno q >= 1, over the key space ssid 1..ns, tsid 1..nt,
+ * tclass 1..nc (every other key has no rules):
+ *
+ * - source s is permissive if avc_mix(s, 0, 0, q) % 4 == 0;
+ * - key (s, t, c) has rules only if avc_mix(s, t, c, 0) % rule_mod == 0,
+ *   the same keys for every q; then, with h = avc_mix(s, t, c, q):
+ *   allow     avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_ALLOW) if h & 3,
+ *   auditallow avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_AUDITALLOW) if !(h & 0x30),
+ *   dontaudit avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_DONTAUDIT) if !(h & 0xc0).
+ *
+ * avc_oracle_expected() computes the decisions; the policy text is written
+ * separately, from the same description (avc_oracle_policy_text() in
+ * avc_util.c), so that a mistake in either shows up as a wrong answer.
+ */
+#ifndef AVC_ORACLE_H
+#define AVC_ORACLE_H
+
+#include <linux/types.h>
+#ifdef __KERNEL__
+#include <uapi/linux/avc_rcu.h>
+#else
+#include <linux/avc_rcu.h>
+#endif
+
+#define AVC_ORACLE_SALT_ALLOW		0xa11
+#define AVC_ORACLE_SALT_AUDITALLOW	0xa0d
+#define AVC_ORACLE_SALT_DONTAUDIT	0xd0a
+/* Splits the allow perms of a key into two rules that OR to them. */
+#define AVC_ORACLE_SALT_SPLIT		7
+
+/* A family of policies: its key space and the density of its rules. */
+struct avc_oracle {
+	__u32 ns;		/* ssid 1..ns */
+	__u32 nt;		/* tsid 1..nt */
+	__u32 nc;		/* tclass 1..nc */
+	__u32 rule_mod;		/* a key has rules if its hash % rule_mod == 0 */
+};
+
+/*
+ * The family avc_tool torture-load loads and the torture module checks:
+ * 2048 keys, rules on about one in four, so that a load is quick and the
+ * key space still overflows small cache thresholds.
+ */
+#define AVC_ORACLE_TORTURE {						\
+	.ns = 16, .nt = 16, .nc = 8, .rule_mod = 4,			\
+}
+
+/* A decision as the policy defines it (the seqno is the caller's). */
+struct avc_decision {
+	__u32 allowed;
+	__u32 auditallow;
+	__u32 auditdeny;
+	__u32 flags;
+};
+
+/* One step of splitmix64: a small PRNG with a 64-bit state. */
+static inline __u64 avc_splitmix64(__u64 *state)
+{
+	__u64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A well-mixed 32-bit function of its arguments. */
+static inline __u32 avc_mix(__u32 a, __u32 b, __u32 c, __u32 d)
+{
+	__u64 s = (__u64)a << 32 | b;
+
+	s ^= avc_splitmix64(&s);
+	s += (__u64)c << 32 | d;
+	return (__u32)(avc_splitmix64(&s) >> 16);
+}
+
+/* Whether key (s, t, c) has rules in the family (for every seqno). */
+static inline int avc_oracle_has_rules(const struct avc_oracle *o, __u32 s,
+				       __u32 t, __u32 c)
+{
+	if (s < 1 || s > o->ns || t < 1 || t > o->nt || c < 1 || c > o->nc)
+		return 0;
+	return avc_mix(s, t, c, 0) % o->rule_mod == 0;
+}
+
+/* Whether source s is permissive in the policy for seqno q >= 1. */
+static inline int avc_oracle_permissive(const struct avc_oracle *o, __u32 s,
+					__u32 q)
+{
+	return s >= 1 && s <= o->ns && avc_mix(s, 0, 0, q) % 4 == 0;
+}
+
+/* The decision of the policy for seqno q on key (s, t, c). */
+static inline void avc_oracle_expected(const struct avc_oracle *o, __u32 s,
+				       __u32 t, __u32 c, __u32 q,
+				       struct avc_decision *d)
+{
+	__u32 h;
+
+	d->allowed = 0;
+	d->auditallow = 0;
+	d->auditdeny = 0xffffffff;
+	d->flags = 0;
+	if (q == 0)
+		return;
+	if (avc_oracle_permissive(o, s, q))
+		d->flags = AVC_RCU_DECISION_PERMISSIVE;
+	if (!avc_oracle_has_rules(o, s, t, c))
+		return;
+	h = avc_mix(s, t, c, q);
+	if (h & 3)
+		d->allowed = avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_ALLOW);
+	if (!(h & 0x30))
+		d->auditallow = avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_AUDITALLOW);
+	if (!(h & 0xc0))
+		d->auditdeny = ~avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_DONTAUDIT);
+}
+
+#endif /* AVC_ORACLE_H */
