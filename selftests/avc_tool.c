@@ -12,11 +12,18 @@
  *                               entries used slots longest lookups hits
  *                               misses allocations reclaims frees rows
  *   avc_tool mounted            exit 0 if avcrcufs is mounted
+ *   avc_tool torture-load SECS  for SECS seconds, load policy(s + 1) over
+ *                               seqno s of the torture family (avc_oracle.h)
+ *                               in a loop, telling avc_rcu_torture.ko, if
+ *                               loaded, each seqno whose load returned; print
+ *                               loads=N ms=M seqno=A..B max_ms=L (the
+ *                               slowest load)
  *
  * Exit status 0 on success, 1 with one line on stderr otherwise.
  * Environment: AVC_RCU_MNT.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +155,81 @@ static int cmd_quiesce(int argc, char **argv)
 	return ret ? die("quiesce", ret) : 0;
 }
 
+#define TORTURE_COMPLETED "/sys/module/avc_rcu_torture/parameters/completed"
+
+/*
+ * Tell the torture module that the load of @seqno has returned: from now
+ * on no older decision may be served.  0, or -errno; a module that is not
+ * loaded is not an error.
+ */
+static int torture_completed(__u32 seqno)
+{
+	char text[16];
+	int fd, len, ret = 0;
+
+	fd = open(TORTURE_COMPLETED, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	len = snprintf(text, sizeof(text), "%u\n", seqno);
+	if (write(fd, text, (size_t)len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The loader of the in-kernel torture test: the only one to load while it
+ * runs, so that the policy in force for seqno q is always the torture
+ * family's policy(q).
+ */
+static int cmd_torture_load(const char *arg)
+{
+	const struct avc_oracle oracle = AVC_ORACLE_TORTURE;
+	struct avc_buf b = { 0 };
+	unsigned long loads = 0;
+	__u32 secs, s, first = 0, after;
+	__u64 t0, t, end, slowest = 0;
+	int ret;
+
+	if (parse_u32(arg, &secs) || secs > 86400)
+		return die("torture-load", EINVAL);
+	t0 = avc_now_ms();
+	end = t0 + (__u64)secs * 1000;
+	do {
+		ret = avc_read_seqno(&s);
+		if (ret)
+			return die(AVC_RCU_FILE_SEQNO, ret);
+		if (!loads)
+			first = s + 1;
+		avc_oracle_policy_text(&oracle, s + 1, &b);
+		t = avc_now_ms();
+		ret = avc_load_policy(b.data, b.len);
+		if (ret)
+			return die("load", ret);
+		t = avc_now_ms() - t;
+		if (t > slowest)
+			slowest = t;
+		ret = avc_read_seqno(&after);
+		if (ret)
+			return die(AVC_RCU_FILE_SEQNO, ret);
+		if (after != s + 1) {
+			fprintf(stderr,
+				"avc_tool: seqno %u after loading over %u: another loader?\n",
+				after, s);
+			return 1;
+		}
+		ret = torture_completed(s + 1);
+		if (ret)
+			return die(TORTURE_COMPLETED, ret);
+		loads++;
+	} while (avc_now_ms() < end);
+	avc_buf_free(&b);
+	printf("loads=%lu ms=%llu seqno=%u..%u max_ms=%llu\n", loads,
+	       (unsigned long long)(avc_now_ms() - t0), first, s + 1,
+	       (unsigned long long)slowest);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -164,8 +246,10 @@ int main(int argc, char **argv)
 		return cmd_state();
 	if (!strcmp(cmd, "mounted") && argc == 2)
 		return avc_check_mounted() ? 1 : 0;
+	if (!strcmp(cmd, "torture-load") && argc == 3)
+		return cmd_torture_load(argv[2]);
 	fprintf(stderr,
 		"usage: avc_tool load FILE|- | access S T C R | fill N [TSID] |\n"
-		"       quiesce [MS] | state | mounted\n");
+		"       quiesce [MS] | state | mounted | torture-load SECONDS\n");
 	return 2;
 }
