@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu_torture: an rcutorture-style test of avc_rcu's exported API
+ * (include/avc_rcu/avc_rcu.h), from another module.
+ *
+ * insmod starts one reader kthread per online CPU and a flusher, and
+ * returns; rmmod stops them and logs one line,
+ *
+ *	avc_rcu_torture: PASS checked=N verified=N flushes=N seqnos=A..B
+ *
+ * or "avc_rcu_torture: FAIL ..." after the details of the first wrong
+ * answers.  Meanwhile userspace loads policies with `avc_tool
+ * torture-load SECONDS` (the only loader) and may move cache_threshold.
+ *
+ * Readers call avc_rcu_has_perm() on random keys, in and out of the
+ * policies' key space, from task context, with interrupts disabled, and
+ * from hard interrupt context (irq_work); every so often they also call
+ * avc_rcu_compute_av().  They run at nice 19 and in bursts, so that about
+ * busy_readers of them run at once, on changing CPUs, and the loader gets
+ * host time even with 32 vCPUs emulated on two cores.  The flusher calls
+ * avc_rcu_flush() every flush_ms, every other time with interrupts
+ * disabled, in phases of 16 flushes separated by pauses as long.
+ *
+ * The oracle (selftests/avc_oracle.h): the policy of seqno q is the torture
+ * family's policy(q), a pure function of q, so every answer d is checked
+ * against it.  For each answer, with s0 = avc_rcu_policy_seqno() read before
+ * the call and s1 read after it:
+ *
+ * - freshness: s0 - 1 <= d.seqno <= s1 for avc_rcu_has_perm() (a load
+ *   publishes s0 before it resets the cache, so decisions of s0 - 1 may be
+ *   served until the reset; the single loader's previous reset had completed
+ *   before s0 was published, so nothing older is cached), and
+ *   s0 <= d.seqno <= s1 for avc_rcu_compute_av(), which reads the policy;
+ *   moreover d.seqno >= c, where c is the parameter "completed" read before
+ *   the call: torture-load writes the seqno of each load to
+ *   /sys/module/avc_rcu_torture/parameters/completed once the load has
+ *   returned, after which no older decision may be served (this catches a
+ *   reset that leaves old decisions behind, which s0 - 1 alone would allow
+ *   until the next load);
+ * - the return value of avc_rcu_has_perm() is 0 if every requested
+ *   permission is in d.allowed or d.flags has AVC_RCU_DECISION_PERMISSIVE,
+ *   else -EACCES;
+ * - if d.seqno >= verify_from, d (allowed, auditallow, auditdeny, flags)
+ *   equals the oracle's decision for seqno d.seqno exactly ("verified").
+ *
+ * Every answer is "checked" (the first two rules).  Seqno 0 is the empty
+ * policy of a fresh avc_rcu, which the oracle describes; any other policy
+ * in force at insmod was loaded by someone else and cannot be verified, so
+ * by default verify_from is the seqno at insmod plus one (0 if it is 0).
+ * A run that verified nothing fails: no policy was loaded.
+ *
+ * With readers=0 and probe=N, insmod only checks N avc_rcu_compute_av()
+ * answers: userspace can then check that the cache statistics did not
+ * move (avc_rcu_compute_av() bypasses the cache).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/errno.h>
+#include <linux/irq_work.h>
+#include <linux/irqflags.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include <avc_rcu/avc_rcu.h>
+#include "../avc_oracle.h"
+
+static int readers = -1;
+module_param(readers, int, 0444);
+MODULE_PARM_DESC(readers,
+		 "reader kthreads (default -1: one per online CPU; 0: none)");
+
+static unsigned int flush_ms = 20;
+module_param(flush_ms, uint, 0444);
+MODULE_PARM_DESC(flush_ms,
+		 "call avc_rcu_flush() every this many ms, 16 times in a row, then pause as long (default 20; 0: never)");
+
+static unsigned int busy_readers = 4;
+module_param(busy_readers, uint, 0444);
+MODULE_PARM_DESC(busy_readers,
+		 "readers pause between bursts so that about this many run at once (default 4; 0: never pause)");
+
+static unsigned int compute_every = 8;
+module_param(compute_every, uint, 0444);
+MODULE_PARM_DESC(compute_every,
+		 "readers also check avc_rcu_compute_av() every Nth lookup (default 8; 0: never)");
+
+static unsigned int irqoff_every = 256;
+module_param(irqoff_every, uint, 0444);
+MODULE_PARM_DESC(irqoff_every,
+		 "readers do a batch of lookups with interrupts disabled every Nth lookup (default 256; 0: never)");
+
+static unsigned int irq_every = 1024;
+module_param(irq_every, uint, 0444);
+MODULE_PARM_DESC(irq_every,
+		 "readers queue a batch of lookups in hard interrupt context (irq_work) every Nth lookup (default 1024; 0: never)");
+
+static long verify_from = -1;
+module_param(verify_from, long, 0444);
+MODULE_PARM_DESC(verify_from,
+		 "first seqno whose policy torture-load loaded (default -1: the seqno at insmod + 1, or 0 on a fresh avc_rcu)");
+
+static unsigned int probe;
+module_param(probe, uint, 0444);
+MODULE_PARM_DESC(probe,
+		 "check this many avc_rcu_compute_av() answers at insmod, before any reader starts (default 0)");
+
+static unsigned int torture_completed;
+
+static int torture_completed_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = kstrtouint(val, 0, &v);
+	if (err)
+		return err;
+	/* Pairs with the smp_load_acquire() in torture_lookup(). */
+	smp_store_release(&torture_completed, v);
+	return 0;
+}
+
+static int torture_completed_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(torture_completed));
+}
+
+static const struct kernel_param_ops torture_completed_ops = {
+	.set = torture_completed_set,
+	.get = torture_completed_get,
+};
+module_param_cb(completed, &torture_completed_ops, NULL, 0644);
+MODULE_PARM_DESC(completed,
+		 "seqno of the last load that has returned: no answer may be older (written by avc_tool torture-load; default 0: unknown)");
+
+static ulong seed;
+module_param(seed, ulong, 0444);
+MODULE_PARM_DESC(seed, "PRNG seed (default 0: random)");
+
+#define TORTURE_BATCH		8	/* lookups per irq-off or irq batch */
+#define TORTURE_RESCHED		32	/* lookups between cond_resched() */
+#define TORTURE_BURST		256	/* lookups between pauses */
+#define TORTURE_MAX_PAUSE_NS	NSEC_PER_SEC
+#define TORTURE_HOT		64	/* keys most lookups go to */
+#define TORTURE_FLUSH_PHASE	16	/* flushes in a row, then a pause */
+#define TORTURE_MAX_REPORTS	4	/* wrong answers logged in full */
+
+/* Tallies of one context: a reader's task, or its irq_work. */
+struct torture_count {
+	unsigned long checked;
+	unsigned long verified;
+	unsigned long computed;
+	unsigned long granted;
+	unsigned long permissive;
+	u32 seq_min;
+	u32 seq_max;
+	bool seen;
+};
+
+struct torture_reader {
+	struct task_struct *task;
+	struct irq_work iw;
+	u64 rng;
+	u64 irq_rng;
+	struct torture_count task_count;
+	struct torture_count irq_count;
+	unsigned long irqoff;		/* lookups made with irqs disabled */
+	unsigned long pauses;
+} ____cacheline_aligned_in_smp;
+
+/* One answer and what was asked: the arguments of torture_check(). */
+struct torture_answer {
+	const char *ctx;
+	u32 ssid;
+	u32 tsid;
+	u16 tclass;
+	u32 requested;
+	int ret;
+	bool compute;
+	struct avc_rcu_decision d;
+	u32 completed;
+	u32 s0;
+	u32 s1;
+};
+
+/* A wrong answer, kept for the report at rmmod. */
+struct torture_report {
+	const char *what;
+	struct torture_answer a;
+	bool have_expected;
+	struct avc_decision expected;
+};
+
+static const struct avc_oracle torture_oracle = AVC_ORACLE_TORTURE;
+static u32 torture_hot[TORTURE_HOT][3];
+static u32 torture_verify_from;
+static u32 torture_base_seqno;
+
+static struct torture_reader *torture_readers;
+static int torture_nreaders;
+static struct task_struct *torture_flusher;
+static unsigned long torture_flushes;
+
+static atomic_t torture_nwrong = ATOMIC_INIT(0);
+static struct torture_report torture_reports[TORTURE_MAX_REPORTS];
+static struct torture_count torture_probe_count;
+
+/* Wrap-safe "a is an older seqno than b". */
+static bool torture_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+static u32 torture_rand_range(u64 *rng, u32 lo, u32 hi)
+{
+	return lo + (u32)(avc_splitmix64(rng) % ((u64)hi - lo + 1));
+}
+
+/*
+ * A key: half of the lookups go to a hot set (cache hits), most of the rest
+ * anywhere in the key space, some outside it (no rules), tclass 0 and the
+ * largest tclass included.
+ */
+static void torture_key(u64 *rng, u32 *s, u32 *t, u16 *c)
+{
+	const struct avc_oracle *o = &torture_oracle;
+	u32 dice = (u32)avc_splitmix64(rng) % 16;
+	const u32 *k;
+
+	if (dice < 8) {
+		k = torture_hot[dice * 8 + (u32)(avc_splitmix64(rng) % 8)];
+		*s = k[0];
+		*t = k[1];
+		*c = (u16)k[2];
+	} else if (dice < 14) {
+		*s = torture_rand_range(rng, 1, o->ns);
+		*t = torture_rand_range(rng, 1, o->nt);
+		*c = (u16)torture_rand_range(rng, 1, o->nc);
+	} else {
+		*s = torture_rand_range(rng, 0, o->ns + 2);
+		*t = dice == 14 ? (u32)avc_splitmix64(rng) :
+				  torture_rand_range(rng, 0, o->nt + 2);
+		*c = dice == 14 ? (u16)avc_splitmix64(rng) :
+				  (u16)torture_rand_range(rng, 0, o->nc + 2);
+	}
+}
+
+/*
+ * What to ask for: nothing, everything, random bits, or a subset of what
+ * policy(@s0) allows, so that both verdicts happen without permissive.
+ */
+static u32 torture_requested(u64 *rng, u32 s, u32 t, u16 c, u32 s0)
+{
+	struct avc_decision d;
+	u32 r = (u32)avc_splitmix64(rng);
+
+	switch (r % 8) {
+	case 0:
+		return 0;
+	case 1:
+		return ~0U;
+	case 2:
+	case 3:
+		return (u32)avc_splitmix64(rng);
+	default:
+		avc_oracle_expected(&torture_oracle, s, t, c, s0, &d);
+		return d.allowed & (u32)avc_splitmix64(rng);
+	}
+}
+
+static noinline void torture_wrong(const struct torture_answer *a,
+				   const char *what,
+				   const struct avc_decision *expected)
+{
+	int n = atomic_inc_return(&torture_nwrong);
+	struct torture_report *r;
+
+	if (n > TORTURE_MAX_REPORTS)
+		return;
+	r = &torture_reports[n - 1];
+	r->what = what;
+	r->a = *a;
+	r->have_expected = expected;
+	if (expected)
+		r->expected = *expected;
+}
+
+/* Check one answer of avc_rcu_has_perm() or avc_rcu_compute_av(). */
+static void torture_check(struct torture_count *cnt,
+			  const struct torture_answer *a)
+{
+	const struct avc_rcu_decision *d = &a->d;
+	u32 lo = a->compute ? a->s0 : a->s0 - 1;
+	struct avc_decision exp;
+	int want;
+
+	if (torture_before(lo, a->completed))
+		lo = a->completed;
+
+	cnt->checked++;
+	if (a->compute)
+		cnt->computed++;
+	if (!cnt->seen || torture_before(d->seqno, cnt->seq_min))
+		cnt->seq_min = d->seqno;
+	if (!cnt->seen || torture_before(cnt->seq_max, d->seqno))
+		cnt->seq_max = d->seqno;
+	cnt->seen = true;
+
+	if (torture_before(d->seqno, lo)) {
+		torture_wrong(a, lo == a->completed ?
+			      "seqno older than the last load that had returned before the call" :
+			      a->compute ?
+			      "seqno older than the policy in force before the call" :
+			      "seqno older than the policy before the one in force before the call",
+			      NULL);
+		return;
+	}
+	if (torture_before(a->s1, d->seqno)) {
+		torture_wrong(a, "seqno newer than the policy in force after the call",
+			      NULL);
+		return;
+	}
+	if (!a->compute) {
+		want = !(a->requested & ~d->allowed) ||
+		       (d->flags & AVC_RCU_DECISION_PERMISSIVE) ? 0 : -EACCES;
+		if (a->ret != want) {
+			torture_wrong(a, "return value disagrees with the decision",
+				      NULL);
+			return;
+		}
+		if (!a->ret)
+			cnt->granted++;
+		if (!a->ret && (a->requested & ~d->allowed))
+			cnt->permissive++;
+	}
+	if (torture_before(d->seqno, torture_verify_from))
+		return;
+	avc_oracle_expected(&torture_oracle, a->ssid, a->tsid, a->tclass,
+			    d->seqno, &exp);
+	if (d->allowed != exp.allowed || d->auditallow != exp.auditallow ||
+	    d->auditdeny != exp.auditdeny || d->flags != exp.flags) {
+		torture_wrong(a, "decision differs from the policy of its seqno",
+			      &exp);
+		return;
+	}
+	cnt->verified++;
+}
+
+/* One avc_rcu_has_perm() on a random key, checked. */
+static void torture_lookup(struct torture_count *cnt, u64 *rng,
+			   const char *ctx)
+{
+	struct torture_answer a = { .ctx = ctx };
+
+	torture_key(rng, &a.ssid, &a.tsid, &a.tclass);
+	/*
+	 * Pairs with torture_completed_set(): the reset of a load reported
+	 * as returned is visible to the lookup below.
+	 */
+	a.completed = smp_load_acquire(&torture_completed);
+	a.s0 = avc_rcu_policy_seqno();
+	a.requested = torture_requested(rng, a.ssid, a.tsid, a.tclass, a.s0);
+	a.ret = avc_rcu_has_perm(a.ssid, a.tsid, a.tclass, a.requested, &a.d);
+	a.s1 = avc_rcu_policy_seqno();
+	torture_check(cnt, &a);
+}
+
+/* One avc_rcu_compute_av() on a random key, checked. */
+static void torture_compute(struct torture_count *cnt, u64 *rng,
+			    const char *ctx)
+{
+	struct torture_answer a = { .ctx = ctx, .compute = true };
+
+	torture_key(rng, &a.ssid, &a.tsid, &a.tclass);
+	/* Pairs with torture_completed_set(), as in torture_lookup(). */
+	a.completed = smp_load_acquire(&torture_completed);
+	a.s0 = avc_rcu_policy_seqno();
+	avc_rcu_compute_av(a.ssid, a.tsid, a.tclass, &a.d);
+	a.s1 = avc_rcu_policy_seqno();
+	torture_check(cnt, &a);
+}
+
+/* In hard interrupt context, on the CPU that queued it. */
+static void torture_irq_work(struct irq_work *iw)
+{
+	struct torture_reader *r = container_of(iw, struct torture_reader, iw);
+	int i;
+
+	for (i = 0; i < TORTURE_BATCH; i++)
+		torture_lookup(&r->irq_count, &r->irq_rng, "hardirq");
+	torture_compute(&r->irq_count, &r->irq_rng, "hardirq");
+}
+
+/*
+ * Under TCG, 32 vCPUs share a couple of host cores: readers spinning on
+ * every vCPU would leave the loader's vCPU a sliver of host time and the
+ * test would see a load every few seconds.  So after each burst a reader
+ * sleeps for a random 0.5 to 1.5 times (readers / busy_readers - 1) the
+ * burst's duration: about busy_readers run at any time, on changing CPUs.
+ */
+static void torture_pause(struct torture_reader *r, ktime_t burst)
+{
+	u64 ns, scale;
+	ktime_t t;
+
+	if (!busy_readers || (unsigned int)torture_nreaders <= busy_readers)
+		return;
+	scale = (u64)(torture_nreaders - busy_readers) * 1024 / busy_readers;
+	ns = (u64)ktime_to_ns(burst) * scale / 1024;
+	ns = ns / 2 + avc_splitmix64(&r->rng) % (ns + 1);
+	t = ns_to_ktime(min_t(u64, ns, TORTURE_MAX_PAUSE_NS));
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (!kthread_should_stop())
+		schedule_hrtimeout_range(&t, NSEC_PER_USEC * 100,
+					 HRTIMER_MODE_REL);
+	__set_current_state(TASK_RUNNING);
+	r->pauses++;
+}
+
+static int torture_reader_fn(void *arg)
+{
+	struct torture_reader *r = arg;
+	unsigned long flags, n = 0;
+	ktime_t burst = ktime_get();
+	int i;
+
+	/* As rcutorture's readers: let the loader and the flusher run. */
+	set_user_nice(current, MAX_NICE);
+	while (!kthread_should_stop()) {
+		n++;
+		torture_lookup(&r->task_count, &r->rng, "task");
+		if (compute_every && !(n % compute_every))
+			torture_compute(&r->task_count, &r->rng, "task");
+		if (irqoff_every && !(n % irqoff_every)) {
+			local_irq_save(flags);
+			for (i = 0; i < TORTURE_BATCH; i++)
+				torture_lookup(&r->task_count, &r->rng,
+					       "irqs-off");
+			local_irq_restore(flags);
+			r->irqoff += TORTURE_BATCH;
+		}
+		/* Only this thread queues r->iw: it never runs twice at once. */
+		if (irq_every && !(n % irq_every) && !irq_work_is_busy(&r->iw))
+			irq_work_queue(&r->iw);
+		if (!(n % TORTURE_BURST)) {
+			torture_pause(r, ktime_sub(ktime_get(), burst));
+			burst = ktime_get();
+		}
+		if (!(n % TORTURE_RESCHED))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Flushes come in phases of TORTURE_FLUSH_PHASE, flush_ms apart, separated
+ * by as long without any: flushes race with lookups, and the quiet phases
+ * let the freshness checks see old decisions that a broken reset or insert
+ * left behind, which a flush would otherwise sweep away unseen.
+ */
+static int torture_flusher_fn(void *arg)
+{
+	unsigned long flags, ms;
+
+	while (!kthread_should_stop()) {
+		if (torture_flushes & 1) {
+			local_irq_save(flags);
+			avc_rcu_flush();
+			local_irq_restore(flags);
+		} else {
+			avc_rcu_flush();
+		}
+		torture_flushes++;
+		ms = flush_ms;
+		if (!(torture_flushes % TORTURE_FLUSH_PHASE))
+			ms *= TORTURE_FLUSH_PHASE;
+		schedule_timeout_interruptible(msecs_to_jiffies(ms));
+	}
+	return 0;
+}
+
+static void torture_merge(struct torture_count *sum,
+			  const struct torture_count *c)
+{
+	sum->checked += c->checked;
+	sum->verified += c->verified;
+	sum->computed += c->computed;
+	sum->granted += c->granted;
+	sum->permissive += c->permissive;
+	if (!c->seen)
+		return;
+	if (!sum->seen || torture_before(c->seq_min, sum->seq_min))
+		sum->seq_min = c->seq_min;
+	if (!sum->seen || torture_before(sum->seq_max, c->seq_max))
+		sum->seq_max = c->seq_max;
+	sum->seen = true;
+}
+
+static void torture_stop(void)
+{
+	int i;
+
+	if (torture_flusher) {
+		kthread_stop(torture_flusher);
+		torture_flusher = NULL;
+	}
+	for (i = 0; i < torture_nreaders; i++) {
+		if (torture_readers[i].task)
+			kthread_stop(torture_readers[i].task);
+		irq_work_sync(&torture_readers[i].iw);
+	}
+}
+
+static void torture_print_report(const struct torture_report *r)
+{
+	const struct torture_answer *a = &r->a;
+
+	pr_err("wrong answer (%s, %s): %s\n", a->ctx,
+	       a->compute ? "avc_rcu_compute_av" : "avc_rcu_has_perm", r->what);
+	pr_err("  key ssid=%u tsid=%u tclass=%u requested=%#x returned %d\n",
+	       a->ssid, a->tsid, a->tclass, a->requested, a->ret);
+	pr_err("  got allowed=%#x auditallow=%#x auditdeny=%#x flags=%#x seqno=%u\n",
+	       a->d.allowed, a->d.auditallow, a->d.auditdeny, a->d.flags,
+	       a->d.seqno);
+	if (r->have_expected)
+		pr_err("  expected allowed=%#x auditallow=%#x auditdeny=%#x flags=%#x\n",
+		       r->expected.allowed, r->expected.auditallow,
+		       r->expected.auditdeny, r->expected.flags);
+	pr_err("  policy seqno %u before the call, %u after; last load returned %u; verify_from %u\n",
+	       a->s0, a->s1, a->completed, torture_verify_from);
+}
+
+static void torture_summary(void)
+{
+	struct torture_count sum = torture_probe_count;
+	unsigned long irq = 0, irqoff = 0, pauses = 0;
+	int i, nwrong = atomic_read(&torture_nwrong);
+
+	for (i = 0; i < torture_nreaders; i++) {
+		torture_merge(&sum, &torture_readers[i].task_count);
+		torture_merge(&sum, &torture_readers[i].irq_count);
+		irq += torture_readers[i].irq_count.checked;
+		irqoff += torture_readers[i].irqoff;
+		pauses += torture_readers[i].pauses;
+	}
+	pr_info("readers=%d computed=%lu hardirq=%lu irqs-off=%lu granted=%lu permissive=%lu pauses=%lu base_seqno=%u verify_from=%u seed=%lu\n",
+		torture_nreaders, sum.computed, irq, irqoff, sum.granted,
+		sum.permissive, pauses, torture_base_seqno,
+		torture_verify_from, seed);
+	for (i = 0; i < nwrong && i < TORTURE_MAX_REPORTS; i++)
+		torture_print_report(&torture_reports[i]);
+	if (nwrong)
+		pr_err("FAIL wrong=%d checked=%lu verified=%lu flushes=%lu seqnos=%u..%u\n",
+		       nwrong, sum.checked, sum.verified, torture_flushes,
+		       sum.seq_min, sum.seq_max);
+	else if (!sum.verified)
+		pr_err("FAIL nothing verified (no policy loaded since insmod?) checked=%lu flushes=%lu seqnos=%u..%u\n",
+		       sum.checked, torture_flushes, sum.seq_min, sum.seq_max);
+	else
+		pr_info("PASS checked=%lu verified=%lu flushes=%lu seqnos=%u..%u\n",
+			sum.checked, sum.verified, torture_flushes,
+			sum.seq_min, sum.seq_max);
+}
+
+static int __init torture_init(void)
+{
+	unsigned int n;
+	u64 rng;
+	int i, err;
+
+	if (!seed)
+		seed = (ulong)get_random_u64() | 1;
+	rng = seed;
+	for (i = 0; i < TORTURE_HOT; i++) {
+		torture_hot[i][0] = torture_rand_range(&rng, 1,
+						       torture_oracle.ns);
+		torture_hot[i][1] = torture_rand_range(&rng, 1,
+						       torture_oracle.nt);
+		torture_hot[i][2] = torture_rand_range(&rng, 1,
+						       torture_oracle.nc);
+	}
+
+	torture_base_seqno = avc_rcu_policy_seqno();
+	if (verify_from >= 0)
+		torture_verify_from = (u32)verify_from;
+	else if (torture_base_seqno)
+		torture_verify_from = torture_base_seqno + 1;
+	else
+		torture_verify_from = 0;
+
+	for (n = 0; n < probe; n++)
+		torture_compute(&torture_probe_count, &rng, "probe");
+
+	torture_nreaders = readers < 0 ? num_online_cpus() : readers;
+	if (torture_nreaders) {
+		torture_readers = kcalloc(torture_nreaders,
+					  sizeof(*torture_readers), GFP_KERNEL);
+		if (!torture_readers)
+			return -ENOMEM;
+	}
+	for (i = 0; i < torture_nreaders; i++) {
+		struct torture_reader *r = &torture_readers[i];
+
+		r->rng = avc_splitmix64(&rng);
+		r->irq_rng = avc_splitmix64(&rng);
+		init_irq_work(&r->iw, torture_irq_work);
+	}
+	for (i = 0; i < torture_nreaders; i++) {
+		struct task_struct *t;
+
+		t = kthread_run(torture_reader_fn, &torture_readers[i],
+				"avc_torture_r/%d", i);
+		if (IS_ERR(t)) {
+			err = PTR_ERR(t);
+			goto fail;
+		}
+		torture_readers[i].task = t;
+	}
+	if (flush_ms) {
+		struct task_struct *t;
+
+		t = kthread_run(torture_flusher_fn, NULL, "avc_torture_f");
+		if (IS_ERR(t)) {
+			err = PTR_ERR(t);
+			goto fail;
+		}
+		torture_flusher = t;
+	}
+	pr_info("started: %d readers (about %u busy), flush every %u ms, base seqno %u, verify from %u, seed %lu\n",
+		torture_nreaders, busy_readers, flush_ms, torture_base_seqno,
+		torture_verify_from, seed);
+	return 0;
+
+fail:
+	torture_stop();
+	kfree(torture_readers);
+	return err;
+}
+
+static void __exit torture_exit(void)
+{
+	torture_stop();
+	torture_summary();
+	kfree(torture_readers);
+}
+
+module_init(torture_init);
+module_exit(torture_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("rcutorture-style test of avc_rcu's exported API");
