@@ -4,10 +4,10 @@
 # Run the avc_rcu kselftests in a guest, as root, with busybox.
 #
 # For each sync mode: insmod avc_rcu.ko sync=MODE slots=N, mount avcrcufs,
-# run every test program and the avcstat test, check the kernel log,
-# umount, rmmod.  Then the unload test once.  Prints TAP version 13 with
-# each program's own TAP nested as "# " lines, kselftest style, and ends
-# with exactly one line
+# run every test program, the avcstat test and the in-kernel torture test
+# (avc_torture.sh), check the kernel log, umount, rmmod.  Then the unload
+# test once.  Prints TAP version 13 with each program's own TAP nested as
+# "# " lines, kselftest style, and ends with exactly one line
 #
 #     AVC_RCU_SUITE passed=P failed=F
 #
@@ -21,7 +21,8 @@
 #   AVC_RCU_SLOTS_LIST [512 64 16]     slots for the 1st, 2nd, ... mode
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
 #   AVC_RCU_TESTS                      subset of the test programs
-#   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES: passed to the tests
+#   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
+#   AVC_TORTURE_PARAMS:                passed to the tests
 
 set -eu
 
@@ -34,7 +35,7 @@ AVCSTAT=${AVCSTAT:-/avc_rcu/avcstat}
 TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
 TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
-avc_reclaim avc_concurrency avcstat_test.sh}
+avc_reclaim avc_concurrency avcstat_test.sh avc_torture.sh}
 FSTYPE=avcrcufs
 KERNEL_BAD='BUG:|WARNING:|Oops|Call Trace|stall|circular locking'
 KERNEL_BAD="$KERNEL_BAD|recursive locking|inconsistent lock state|lockdep"
@@ -136,6 +137,10 @@ check_kernel_log() {
 }
 
 unload_module() {
+	# A torture test that timed out may have left its module behind.
+	if [ -d /sys/module/avc_rcu_torture ]; then
+		rmmod avc_rcu_torture || return 1
+	fi
 	if awk -v m="$MNT" '$2 == m { f = 1 } END { exit !f }' /proc/mounts
 	then
 		umount "$MNT" || return 1

@@ -1,0 +1,235 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The in-kernel torture test of avc_rcu's exported API.  Runs as root in the
+# guest (busybox ash) with avc_rcu loaded and avcrcufs mounted, after the
+# other tests of a sync mode; prints TAP version 13 with two cases:
+#
+#  1. torture: insmod avc_rcu_torture.ko (a reader kthread per CPU and a
+#     flusher), then `avc_tool torture-load SECONDS` loads policies while a
+#     loop moves cache_threshold through 1, 16, 512 and 1048576; rmmod.  The
+#     case passes iff the kernel log, since insmod, has the module's PASS
+#     line and no FAIL line.
+#  2. compute_av bypasses the cache: load one policy of the torture family,
+#     then insmod the module with readers=0 flush_ms=0 probe=N, so that only
+#     N avc_rcu_compute_av() answers are checked against it; rmmod.  The
+#     PASS line with N answers verified, and lookups, hits, misses,
+#     allocations and reclaims in cache_stats did not move.
+#
+# Environment: AVC_RCU_MNT, AVC_TOOL (default: avc_tool next to this
+# script), AVC_RCU_TORTURE_KO (default: avc_rcu_torture.ko next to this
+# script), AVC_TORTURE_SECONDS (how long torture-load runs; default
+# $AVC_STRESS_SECONDS, else 10), AVC_TORTURE_PARAMS (more parameters for
+# the first insmod, e.g. "readers=4 flush_ms=0").
+
+set -eu
+
+MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOOL=${AVC_TOOL:-$HERE/avc_tool}
+TKO=${AVC_RCU_TORTURE_KO:-$HERE/avc_rcu_torture.ko}
+SECS=${AVC_TORTURE_SECONDS:-${AVC_STRESS_SECONDS:-10}}
+PARAMS=${AVC_TORTURE_PARAMS:-}
+PROBE=4096
+THR=$MNT/avc/cache_threshold
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_torture.XXXXXX")
+export AVC_RCU_MNT="$MNT"
+
+n=0
+failed=0
+mpid=
+
+cleanup() {
+	if [ -n "$mpid" ]; then
+		kill "$mpid" 2>/dev/null || true
+		wait "$mpid" 2>/dev/null || true
+	fi
+	[ ! -d /sys/module/avc_rcu_torture ] || rmmod avc_rcu_torture || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n $*"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n $*"
+}
+
+diag() {
+	echo "# $*"
+}
+
+# Mark the kernel log; kernel_log_since prints what was logged after it.
+mark_kernel_log() {
+	marker="avc_torture.sh: $1 $$ $(date +%s)"
+	echo "<6>$marker" >/dev/kmsg
+}
+
+kernel_log_since() {
+	dmesg | awk -v m="$marker" 'index($0, m) { f = 1; next } f'
+}
+
+# The module's verdict in what kernel_log_since printed ($1): 0 for PASS.
+verdict() {
+	if grep -q 'avc_rcu_torture: FAIL' "$1"; then
+		return 1
+	fi
+	grep -q 'avc_rcu_torture: PASS ' "$1"
+}
+
+# Move the threshold until $TMP/stop exists; one '.' in $TMP/moves per
+# move.
+move_threshold() {
+	while :; do
+		for v in 1 16 512 1048576; do
+			[ ! -e "$TMP/stop" ] || return 0
+			echo "$v" >"$THR" || return 1
+			printf . >>"$TMP/moves"
+			usleep 2000
+		done
+	done
+}
+
+# Seconds since boot, to a hundredth.
+now() {
+	cut -d ' ' -f 1 /proc/uptime
+}
+
+# Seconds from $1 to now.
+since() {
+	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'
+}
+
+# state_get KEY: the value of KEY in the output of `avc_tool state` that
+# was saved in $TMP/state.
+state_get() {
+	awk -v k="$1" '{
+		for (i = 1; i <= NF; i++) {
+			split($i, a, "=")
+			if (a[1] == k)
+				print a[2]
+		}
+	}' "$TMP/state"
+}
+
+echo "TAP version 13"
+echo "1..2"
+
+if [ ! -f "$TKO" ]; then
+	diag "$TKO missing: build it with make selftests (needs KDIR and avc_rcu.ko)"
+	not_ok "torture # module missing"
+	not_ok "compute_av bypasses the cache # module missing"
+	exit 1
+fi
+thr0=$(cat "$THR")
+cpus=$(grep -c ^processor /proc/cpuinfo)
+diag "$cpus CPUs, $SECS s of torture-load, parameters '${PARAMS}'"
+
+# The changes of cache_stats columns between two `avc_tool state` outputs.
+stats_delta() {
+	awk 'NR == FNR { for (i = 1; i <= NF; i++) { split($i, a, "=")
+				b[a[1]] = a[2] } next }
+	     { for (i = 1; i <= NF; i++) { split($i, a, "=")
+				v[a[1]] = a[2] } }
+	     END { n = split("lookups hits misses allocations reclaims", k, " ")
+		   for (i = 1; i <= n; i++)
+			printf "%s%s+%.0f", (i > 1 ? " " : ""), k[i],
+			       (v[k[i]] - b[k[i]] + 4294967296) % 4294967296
+		   printf "\n" }' "$1" "$2"
+}
+
+# 1. torture
+"$TOOL" state >"$TMP/state0" 2>&1 || true
+mark_kernel_log torture
+t0=$(now)
+why=
+# shellcheck disable=SC2086 # PARAMS is a list of parameters
+if ! insmod "$TKO" $PARAMS 2>"$TMP/err"; then
+	why="insmod failed: $(cat "$TMP/err")"
+else
+	t_insmod=$(since "$t0")
+	: >"$TMP/moves"
+	move_threshold &
+	mpid=$!
+	if ! "$TOOL" torture-load "$SECS" >"$TMP/load" 2>&1; then
+		why="torture-load failed: $(cat "$TMP/load")"
+	fi
+	: >"$TMP/stop"
+	mrc=0
+	wait "$mpid" || mrc=$?
+	mpid=
+	if [ "$mrc" -ne 0 ]; then
+		why="${why:+$why; }threshold mover exited $mrc"
+	fi
+	t1=$(now)
+	if ! rmmod avc_rcu_torture 2>"$TMP/err"; then
+		why="${why:+$why; }rmmod failed: $(cat "$TMP/err")"
+	fi
+	diag "insmod $t_insmod s, rmmod $(since "$t1") s"
+	diag "torture-load: $(cat "$TMP/load")"
+	diag "loads per second: $(awk -F'[= ]' '{ if ($4 > 0)
+		printf "%.1f", $2 * 1000 / $4 }' "$TMP/load")"
+	diag "threshold moves: $(wc -c <"$TMP/moves")"
+	if "$TOOL" state >"$TMP/state1" 2>&1; then
+		diag "cache_stats: $(stats_delta "$TMP/state0" "$TMP/state1")"
+	fi
+fi
+echo "$thr0" >"$THR" || true
+kernel_log_since >"$TMP/klog"
+sed 's/^/# /' "$TMP/klog"
+diag "torture case: $(since "$t0") s"
+if [ -z "$why" ] && verdict "$TMP/klog"; then
+	ok "torture"
+else
+	[ -z "$why" ] || diag "$why"
+	not_ok "torture"
+fi
+
+# 2. compute_av bypasses the cache, on a policy of the torture family
+why=
+if ! "$TOOL" torture-load 0 >"$TMP/load" 2>&1; then
+	why="torture-load 0 failed: $(cat "$TMP/load")"
+elif ! "$TOOL" state >"$TMP/state" 2>&1; then
+	why="avc_tool state: $(cat "$TMP/state")"
+else
+	seqno=$(state_get seqno)
+	set -- lookups hits misses allocations reclaims
+	for k; do
+		eval "before_$k=\$(state_get $k)"
+	done
+	mark_kernel_log probe
+	if ! insmod "$TKO" readers=0 flush_ms=0 probe=$PROBE \
+	     verify_from="$seqno" 2>"$TMP/err"; then
+		why="insmod failed: $(cat "$TMP/err")"
+	elif ! rmmod avc_rcu_torture 2>"$TMP/err"; then
+		why="rmmod failed: $(cat "$TMP/err")"
+	elif ! "$TOOL" state >"$TMP/state" 2>&1; then
+		why="avc_tool state: $(cat "$TMP/state")"
+	else
+		for k; do
+			b=
+			eval "b=\$before_$k"
+			a=$(state_get "$k")
+			[ "$a" = "$b" ] ||
+				why="${why:+$why; }$k moved from $b to $a"
+		done
+	fi
+	kernel_log_since >"$TMP/klog"
+	sed 's/^/# /' "$TMP/klog"
+	verdict "$TMP/klog" || why="${why:+$why; }no PASS line"
+	grep -q "PASS checked=$PROBE verified=$PROBE " "$TMP/klog" ||
+		why="${why:+$why; }not $PROBE answers verified"
+fi
+if [ -z "$why" ]; then
+	ok "compute_av bypasses the cache"
+else
+	diag "$why"
+	not_ok "compute_av bypasses the cache"
+fi
+
+[ "$failed" -eq 0 ]
