@@ -6,9 +6,8 @@
  * rcu_assign_pointer().  A computation (the cache's slow path, which may
  * run in any context) reads it under rcu_read_lock() and never waits for a
  * load; a load parses outside every lock, swaps the pointer under a mutex
- * that only loads take, and frees the old policy after a grace period,
- * outside the mutex.  Neither side waits on the other for longer than a
- * pointer store.
+ * that only loads take, and leaves the old policy to an RCU callback.
+ * Neither side waits on the other for longer than a pointer store.
  */
 
 #include <linux/bsearch.h>
@@ -37,6 +36,9 @@ int avc_ss_init(struct avc_ss *ss)
 /**
  * avc_ss_destroy() - free the policy
  * @ss: the security server; no computation may be running or start
+ *
+ * Policies replaced by loads are freed by RCU callbacks, which
+ * avc_core_exit() waits for.
  */
 void avc_ss_destroy(struct avc_ss *ss)
 {
@@ -123,8 +125,11 @@ int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
 	rcu_assign_pointer(ss->db, db);
 	mutex_unlock(&ss->load_lock);
 
-	synchronize_rcu();
-	avc_policydb_free(old);
+	/*
+	 * Computations still reading the old policy finish with it; it is
+	 * freed after them without the loader waiting for a grace period.
+	 */
+	call_rcu(&old->rcu, avc_policydb_free_rcu);
 	return 0;
 }
 

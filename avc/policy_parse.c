@@ -53,6 +53,17 @@ void avc_policydb_free(struct avc_policydb *db)
 	kfree(db);
 }
 
+/**
+ * avc_policydb_free_rcu() - RCU callback freeing a replaced policy
+ * @rcu: the policy's rcu_head
+ *
+ * Runs in softirq context, where kvfree() defers the vmalloc'ed part.
+ */
+void avc_policydb_free_rcu(struct rcu_head *rcu)
+{
+	avc_policydb_free(container_of(rcu, struct avc_policydb, rcu));
+}
+
 static int avc_rule_cmp(const void *a, const void *b)
 {
 	const struct avc_rule *x = a, *y = b;

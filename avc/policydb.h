@@ -8,6 +8,7 @@
 #ifndef _AVC_RCU_POLICYDB_H
 #define _AVC_RCU_POLICYDB_H
 
+#include <linux/rcupdate.h>
 #include "avc.h"
 
 /**
@@ -35,6 +36,7 @@ struct avc_rule {
  * @npermissive: entries in @permissive
  * @rules: sorted by (ssid, tsid, tclass), one entry per key
  * @permissive: sorted, distinct permissive source SIDs
+ * @rcu: frees the policy once a newer one has replaced it
  */
 struct avc_policydb {
 	u32 seqno;
@@ -42,9 +44,11 @@ struct avc_policydb {
 	u32 npermissive;
 	struct avc_rule *rules;
 	u32 *permissive;
+	struct rcu_head rcu;
 };
 
 struct avc_policydb *avc_policydb_parse(const char *text, size_t len);
 void avc_policydb_free(struct avc_policydb *db);
+void avc_policydb_free_rcu(struct rcu_head *rcu);
 
 #endif /* _AVC_RCU_POLICYDB_H */
