@@ -416,6 +416,59 @@ TEST_F_TIMEOUT(avc, access_reply_format, 120)
 	close(fd);
 }
 
+/*
+ * One open access file carries any number of transactions: each write
+ * replaces the answer and rewinds the file, so a loop of write and read on
+ * one descriptor (avc_workload's, a benchmark's) sees every answer whole.
+ */
+TEST_F_TIMEOUT(avc, access_transactions_on_one_fd, 120)
+{
+	struct avc_cache_stats before, after;
+	struct avc_buf pol = { 0 };
+	struct avc_reply r;
+	char req[64], buf[128];
+	ssize_t n;
+	__u32 seq, k, i;
+	int fd;
+
+	for (k = 1; k <= 50; k++)
+		avc_buf_printf(&pol, "allow %u 2 3 0x%x\n", k, k * 3 + 1);
+	LOAD(pol.data, pol.len, &seq);
+	avc_buf_free(&pol);
+
+	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	ASSERT_LE(0, fd);
+	/* Nothing asked yet: nothing to read. */
+	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
+
+	AVC_OK(avc_read_cache_stats(&before));
+	for (i = 0; i < 200; i++) {
+		k = 1 + i % 60;
+		n = snprintf(req, sizeof(req), "%u 2 3 1", k);
+		ASSERT_EQ(n, write(fd, req, n));
+		n = read(fd, buf, sizeof(buf) - 1);
+		ASSERT_LT(0, n);
+		ASSERT_EQ(0, avc_parse_reply(buf, n, &r))
+			TH_LOG("reply %u: '%.*s'", i, (int)n, buf);
+		EXPECT_EQ(k <= 50 ? k * 3 + 1 : 0, r.allowed);
+		EXPECT_EQ(0xffffffff, r.auditdeny);
+		EXPECT_EQ(seq, r.seqno);
+		EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
+	}
+	AVC_OK(avc_read_cache_stats(&after));
+	EXPECT_EQ(200, avc_stat_delta(&before, &after, AVC_LOOKUPS));
+
+	/* A write after a partial read rewinds: the new answer whole. */
+	ASSERT_EQ(7, write(fd, "1 2 3 1", 7));
+	ASSERT_EQ(3, read(fd, buf, 3));
+	ASSERT_EQ(7, write(fd, "7 2 3 1", 7));
+	n = read(fd, buf, sizeof(buf) - 1);
+	ASSERT_LT(0, n);
+	ASSERT_EQ(0, avc_parse_reply(buf, n, &r));
+	EXPECT_EQ(7 * 3 + 1, r.allowed);
+	close(fd);
+}
+
 TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 {
 	static const char policy[] = "allow 11 12 13 0x3\n";
