@@ -59,8 +59,12 @@ demo:
 print-kdir:
 	@echo $(KDIR)
 
+# Not "make -C $(KDIR) M=$(PWD) clean": Kbuild would delete every *.o, *.a,
+# *.ko, .*.cmd and modules.order below the tree, the debug kernel's build
+# in build/ and the test modules included.
 module-clean:
-	$(MAKE) -C $(KDIR) M=$(PWD) clean
+	rm -f $(foreach d,. avc selinuxfs,$(d)/*.o $(d)/.*.cmd $(d)/.*.d) \
+		avc_rcu.ko avc_rcu.mod avc_rcu.mod.c Module.symvers modules.order
 
 clean: module-clean
 	$(MAKE) -C tools/avcstat clean
