@@ -37,18 +37,8 @@ FIXTURE_TEARDOWN(avc)
 		EXPECT_EQ(0, avc_write_threshold(self->saved_threshold));
 }
 
-/* Load a policy and return its seqno, which must be the old one + 1. */
-#define LOAD(text, len, seq_out) do {					\
-	__u32 __before, __after;					\
-	AVC_OK(avc_read_seqno(&__before));				\
-	AVC_OK(avc_load_policy((text), (len)));				\
-	AVC_OK(avc_read_seqno(&__after));				\
-	ASSERT_EQ(__before + 1, __after);				\
-	*(seq_out) = __after;						\
-} while (0)
-
 /* The same for a string literal. */
-#define LOADS(lit, seq_out)	LOAD(lit, sizeof(lit) - 1, seq_out)
+#define LOADS(lit, seq_out)	AVC_LOAD(lit, sizeof(lit) - 1, seq_out)
 
 static const char small_policy[] =
 	"# functional: a small policy\n"
@@ -73,7 +63,7 @@ TEST_F_TIMEOUT(avc, miss_then_hit, 120)
 	avc_policy_add(&p, AVC_RULE_ALLOW, 100, 200, 3, 0x7);
 	avc_policy_add(&p, AVC_RULE_AUDITALLOW, 100, 200, 3, 0x4);
 	avc_policy_add(&p, AVC_RULE_DONTAUDIT, 100, 200, 3, 0x10);
-	LOAD(small_policy, sizeof(small_policy) - 1, &seq);
+	AVC_LOAD(small_policy, sizeof(small_policy) - 1, &seq);
 
 	for (i = 0; i < ARRAY_LEN(keys); i++) {
 		const __u32 *k = keys[i];
@@ -188,7 +178,7 @@ TEST_F_TIMEOUT(avc, decisions_match_policy, 300)
 	/* The last line ends without a newline. */
 	if (text.len && text.data[text.len - 1] == '\n')
 		text.len--;
-	LOAD(text.data, text.len, &seq);
+	AVC_LOAD(text.data, text.len, &seq);
 
 	for (i = 0; i < NR_QUERIES; i++) {
 		struct avc_decision d;
@@ -228,7 +218,7 @@ TEST_F_TIMEOUT(avc, lookups_hits_misses, 120)
 	unsigned int i;
 
 	/* An empty policy flushes the cache: every key starts cold. */
-	LOAD("", 0, &seq);
+	AVC_LOAD("", 0, &seq);
 	AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
 	ASSERT_EQ(0, hs0.entries);
 	/* Keys 1..distinct, each once, then random repeats. */
@@ -363,7 +353,7 @@ TEST_F_TIMEOUT(avc, numbers_are_not_octal, 120)
 	__u32 seq;
 	int ret;
 
-	LOAD(policy, sizeof(policy) - 1, &seq);
+	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
 	AVC_QUERY(10, 1, 1, 0, &r);
 	EXPECT_EQ(0xa, r.allowed);
 	AVC_QUERY(16, 1, 1, 0, &r);
@@ -391,7 +381,7 @@ TEST_F_TIMEOUT(avc, access_reply_format, 120)
 	__u32 seq;
 	int fd;
 
-	LOAD(policy, sizeof(policy) - 1, &seq);
+	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
 	snprintf(expect, sizeof(expect), "1f ffffffff f0 7fffffff %u 1", seq);
 	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
 	ASSERT_LE(0, fd);
@@ -433,7 +423,7 @@ TEST_F_TIMEOUT(avc, access_transactions_on_one_fd, 120)
 
 	for (k = 1; k <= 50; k++)
 		avc_buf_printf(&pol, "allow %u 2 3 0x%x\n", k, k * 3 + 1);
-	LOAD(pol.data, pol.len, &seq);
+	AVC_LOAD(pol.data, pol.len, &seq);
 	avc_buf_free(&pol);
 
 	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
@@ -477,7 +467,7 @@ TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 	int status;
 	pid_t pid;
 
-	LOAD(policy, sizeof(policy) - 1, &seq);
+	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -528,7 +518,7 @@ TEST_F_TIMEOUT(avc, seqno_file, 120)
 	free(text);
 	AVC_QUERY(1, 1, 1, 0, &r);
 	EXPECT_EQ(s0, r.seqno);
-	LOAD("", 0, &s1);
+	AVC_LOAD("", 0, &s1);
 	EXPECT_EQ(s0 + 1, s1);
 	LOADS("# only a comment\n\n", &s2);
 	EXPECT_EQ(s1 + 1, s2);

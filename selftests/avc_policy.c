@@ -41,19 +41,9 @@ FIXTURE_TEARDOWN(pol)
 		EXPECT_EQ(0, avc_write_threshold(self->saved));
 }
 
-/* Load, check the seqno went up by one and return it. */
-#define LOAD(text, len, seq_out) do {					\
-	__u32 __before, __after;					\
-	AVC_OK(avc_read_seqno(&__before));				\
-	AVC_OK(avc_load_policy((text), (len)));				\
-	AVC_OK(avc_read_seqno(&__after));				\
-	ASSERT_EQ(__before + 1, __after);				\
-	*(seq_out) = __after;						\
-} while (0)
-
 #define LOAD_BUF(buf, seq_out) do {					\
 	const struct avc_buf *__b = (buf);				\
-	LOAD(__b->data, __b->len, seq_out);				\
+	AVC_LOAD(__b->data, __b->len, seq_out);				\
 } while (0)
 
 /*
@@ -374,19 +364,19 @@ TEST_F(pol, empty_policy_denies_all)
 	struct avc_hash_stats hs;
 	__u32 seq;
 
-	LOAD(text, sizeof(text) - 1, &seq);
+	AVC_LOAD(text, sizeof(text) - 1, &seq);
 	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
 	/* Zero bytes: a valid, empty policy. */
-	LOAD("", 0, &seq);
+	AVC_LOAD("", 0, &seq);
 	AVC_OK(avc_read_hash_stats(&hs));
 	EXPECT_EQ(0, hs.entries);
 	AVC_EXPECT_DECISION(31, 32, 33, &deny, seq);
 	AVC_EXPECT_DECISION(1, 1, 1, &deny, seq);
 
-	LOAD(text, sizeof(text) - 1, &seq);
+	AVC_LOAD(text, sizeof(text) - 1, &seq);
 	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
 	/* Only comments and blank lines: empty too. */
-	LOAD(comments, sizeof(comments) - 1, &seq);
+	AVC_LOAD(comments, sizeof(comments) - 1, &seq);
 	AVC_EXPECT_DECISION(31, 32, 33, &deny, seq);
 }
 
@@ -435,7 +425,7 @@ TEST_F(pol, syntax_corners)
 	__u32 seq;
 	size_t i;
 
-	LOAD(text, sizeof(text) - 1, &seq);
+	AVC_LOAD(text, sizeof(text) - 1, &seq);
 	for (i = 0; i < ARRAY_LEN(want); i++)
 		AVC_EXPECT_DECISION(want[i].s, want[i].t, want[i].c,
 				    &want[i].d, seq);
@@ -448,7 +438,7 @@ TEST_F(pol, comment_without_blank)
 	struct avc_decision d = { 0x7, 0, 0xffffffff, 0 };
 	__u32 seq;
 
-	LOAD(text, sizeof(text) - 1, &seq);
+	AVC_LOAD(text, sizeof(text) - 1, &seq);
 	AVC_EXPECT_DECISION(41, 1, 1, &d, seq);
 }
 

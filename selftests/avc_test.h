@@ -68,6 +68,16 @@
 		       __cs->sum[AVC_ALLOCATIONS] - __cs->sum[AVC_FREES]); \
 } while (0)
 
+/* Load a policy; the seqno must go up by exactly one; store the new one. */
+#define AVC_LOAD(text, len, seq_out) do {				\
+	__u32 __before, __after;					\
+	AVC_OK(avc_read_seqno(&__before));				\
+	AVC_OK(avc_load_policy((text), (len)));				\
+	AVC_OK(avc_read_seqno(&__after));				\
+	ASSERT_EQ(__before + 1, __after);				\
+	*(seq_out) = __after;						\
+} while (0)
+
 /* Quiescence timeout: TCG guests with many CPUs are slow. */
 #define AVC_QUIESCE_MS	((int)avc_env_long("AVC_QUIESCE_MS", 15000))
 

@@ -35,8 +35,8 @@ THR=$MNT/avc/cache_threshold
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_torture.XXXXXX")
 export AVC_RCU_MNT="$MNT"
 
-n=0
-failed=0
+# shellcheck source=selftests/ktap.sh
+. "$HERE/ktap.sh"
 mpid=
 
 cleanup() {
@@ -49,20 +49,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $*"
-}
-
-diag() {
-	echo "# $*"
-}
 
 # Mark the kernel log; kernel_log_since prints what was logged after it.
 mark_kernel_log() {

@@ -26,33 +26,13 @@ FSTYPE=avcrcufs
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_unload.XXXXXX")
 export AVC_RCU_MNT="$MNT"
 
-n=0
-failed=0
+# shellcheck source=selftests/ktap.sh
+. "$HERE/ktap.sh"
 
 cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $*"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $*"
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n # SKIP $*"
-}
-
-diag() {
-	echo "# $*"
-}
 
 # check DESCRIPTION COMMAND...: one test case from a command's status;
 # its output is shown only on failure.
@@ -269,7 +249,7 @@ while [ $i -lt "$CYCLES" ]; do
 	if nomerge; then
 		check "$c: $SLAB objects == entries" slab_matches
 	else
-		skip "$c: slab check needs slab_nomerge on the kernel command line"
+		skip "$c: slab check" "needs slab_nomerge on the kernel command line"
 	fi
 
 	check "$c: rmmod refused while mounted" rmmod_refused "mounted"
