@@ -114,57 +114,40 @@ static u32 avc_sids_unique(u32 *s, u32 n)
 }
 
 /*
- * An upper bound on the rules in a text: lines with something other than
- * blanks before any comment.  Sizing the arrays by it rather than by the
- * line count keeps a text of blank lines from asking for gigabytes.
+ * The keyword of a line whose comment is already cut off: its kind, -1 for
+ * a blank line, -2 for an unknown word.  *@after is where the fields begin.
  */
-static size_t avc_count_rule_lines(const char *text, size_t len)
+static int avc_rule_kind(const char *s, size_t len, size_t *after)
 {
-	bool content = false, comment = false;
-	size_t n, lines = 0;
+	size_t i = 0, w;
+	unsigned int k;
 
-	for (n = 0; n < len; n++) {
-		switch (text[n]) {
-		case '\n':
-			lines += content;
-			content = false;
-			comment = false;
-			break;
-		case '#':
-			comment = true;
-			break;
-		case ' ':
-		case '\t':
-		case '\r':
-			break;
-		default:
-			content |= !comment;
-		}
-	}
-	return lines + content;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i == len)
+		return -1;
+	for (w = i; w < len && s[w] != ' ' && s[w] != '\t'; w++)
+		;
+	*after = w;
+	for (k = 0; k < ARRAY_SIZE(avc_rule_syntax); k++)
+		if (strlen(avc_rule_syntax[k].word) == w - i &&
+		    !memcmp(avc_rule_syntax[k].word, s + i, w - i))
+			return k;
+	return -2;
 }
 
 /* Parse one line, comment already cut off, into @db.  0 or a reason. */
 static const char *avc_parse_line(struct avc_policydb *db, const char *s,
 				  size_t len)
 {
+	size_t w = 0;
+	int k = avc_rule_kind(s, len, &w);
 	u32 f[4];
-	size_t i = 0, w;
-	unsigned int k;
 	int err;
 
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
-		i++;
-	if (i == len)
+	if (k == -1)
 		return NULL;
-	for (w = i; w < len && s[w] != ' ' && s[w] != '\t'; w++)
-		;
-
-	for (k = 0; k < ARRAY_SIZE(avc_rule_syntax); k++)
-		if (strlen(avc_rule_syntax[k].word) == w - i &&
-		    !memcmp(avc_rule_syntax[k].word, s + i, w - i))
-			break;
-	if (k == ARRAY_SIZE(avc_rule_syntax))
+	if (k < 0)
 		return "unknown rule (allow, auditallow, dontaudit or permissive expected)";
 
 	err = avc_parse_fields(s + w, len - w, f, avc_rule_syntax[k].nfields);
@@ -194,47 +177,90 @@ static const char *avc_parse_line(struct avc_policydb *db, const char *s,
 	return NULL;
 }
 
+/*
+ * Step through the lines of a text: returns the length of the next line
+ * without its comment and trailing carriage return, and moves *@pos past
+ * the line's newline.
+ */
+static size_t avc_next_line(const char **pos, const char *end)
+{
+	const char *line = *pos, *eol, *hash;
+	size_t n;
+
+	eol = memchr(line, '\n', end - line);
+	if (!eol)
+		eol = end;
+	hash = memchr(line, '#', eol - line);
+	n = (hash ? hash : eol) - line;
+	if (n && line[n - 1] == '\r')
+		n--;
+	*pos = eol < end ? eol + 1 : end;
+	return n;
+}
+
+/*
+ * Allocations sized by the text, which comes from userspace: fail with
+ * -ENOMEM rather than wake the OOM killer, and charge the writer's cgroup.
+ */
+#define AVC_POLICY_GFP	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_RETRY_MAYFAIL)
+
+/* Give back what merging duplicate keys freed of an array. */
+static void *avc_shrink(void *p, size_t had, size_t has, size_t size)
+{
+	void *q;
+
+	if (has == had)
+		return p;
+	q = kvrealloc(p, had * size, has * size, AVC_POLICY_GFP);
+	return q ?: p;
+}
+
 /**
  * avc_policydb_parse() - build a policy from its text
  * @text: the text (not NUL-terminated)
  * @len: its length
  *
- * May sleep.  On a bad line, logs the line number and the reason.
+ * May sleep.  On a bad line, logs the line number and the reason.  A first
+ * pass counts the rule lines by their keyword so that memory is sized by
+ * what the text asks for, exactly; a text of junk asks for nothing.
  *
  * Return: the policy (seqno 0, not yet published), ERR_PTR(-EINVAL) for a
  * bad line, ERR_PTR(-ENOMEM).
  */
 struct avc_policydb *avc_policydb_parse(const char *text, size_t len)
 {
+	const char *pos = text, *line, *end = text + len;
+	size_t n, nrules = 0, npermissive = 0, after;
 	struct avc_policydb *db;
-	const char *line = text, *end = text + len, *eol, *hash;
 	const char *why;
-	size_t lines = avc_count_rule_lines(text, len), n;
 	u32 lineno = 0;
+	int k;
 
-	if (lines > U32_MAX)
-		return ERR_PTR(-EFBIG);
+	while (pos < end) {
+		line = pos;
+		n = avc_next_line(&pos, end);
+		k = avc_rule_kind(line, n, &after);
+		if (k == AVC_RULE_PERMISSIVE)
+			npermissive++;
+		else if (k >= 0)
+			nrules++;
+	}
 
 	db = kzalloc(sizeof(*db), GFP_KERNEL);
 	if (!db)
 		return ERR_PTR(-ENOMEM);
-	db->rules = kvmalloc_array(lines, sizeof(*db->rules), GFP_KERNEL);
-	db->permissive = kvmalloc_array(lines, sizeof(*db->permissive),
-					GFP_KERNEL);
+	db->rules = kvmalloc_array(nrules, sizeof(*db->rules), AVC_POLICY_GFP);
+	db->permissive = kvmalloc_array(npermissive, sizeof(*db->permissive),
+					AVC_POLICY_GFP);
 	if (!db->rules || !db->permissive) {
 		avc_policydb_free(db);
 		return ERR_PTR(-ENOMEM);
 	}
 
-	while (line < end) {
+	for (pos = text; pos < end; ) {
 		lineno++;
-		eol = memchr(line, '\n', end - line);
-		if (!eol)
-			eol = end;
-		hash = memchr(line, '#', eol - line);
-		n = (hash ? hash : eol) - line;
-		if (n && line[n - 1] == '\r')
-			n--;
+		line = pos;
+		n = avc_next_line(&pos, end);
 		why = avc_parse_line(db, line, n);
 		if (why) {
 			pr_err("policy line %u: %s; policy not loaded\n",
@@ -242,12 +268,15 @@ struct avc_policydb *avc_policydb_parse(const char *text, size_t len)
 			avc_policydb_free(db);
 			return ERR_PTR(-EINVAL);
 		}
-		line = eol + 1;
 		if ((lineno & 4095) == 0)
 			cond_resched();
 	}
 
 	db->nrules = avc_rules_merge(db->rules, db->nrules);
+	db->rules = avc_shrink(db->rules, nrules, db->nrules,
+			       sizeof(*db->rules));
 	db->npermissive = avc_sids_unique(db->permissive, db->npermissive);
+	db->permissive = avc_shrink(db->permissive, npermissive,
+				    db->npermissive, sizeof(*db->permissive));
 	return db;
 }

@@ -285,6 +285,36 @@ TEST_F(pol, too_big)
 	EXPECT_EQ(before, after);
 }
 
+/*
+ * The largest text allowed, all junk: refused at its first line, with
+ * nothing allocated for it beyond the copy.  Memory for rules is sized by
+ * the lines that name a rule, so two-byte lines cannot make the kernel ask
+ * for gigabytes (they once woke the OOM killer in a 1 GiB guest).
+ */
+TEST_F_TIMEOUT(pol, biggest_junk_refused, 120)
+{
+	static const char text[] = "allow 41 42 43 0x5\n";
+	size_t len = AVC_RCU_POLICY_MAX_BYTES, i;
+	__u32 before, after;
+	struct avc_reply r;
+	char *buf;
+
+	AVC_LOAD(text, sizeof(text) - 1, &before);
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < len; i += 2) {
+		buf[i] = 'a';
+		buf[i + 1] = '\n';
+	}
+	AVC_FAILS(EINVAL, avc_load_policy(buf, len));
+	free(buf);
+	AVC_OK(avc_read_seqno(&after));
+	EXPECT_EQ(before, after);
+	AVC_QUERY(41, 42, 43, 0, &r);
+	EXPECT_EQ(0x5, r.allowed);
+	EXPECT_EQ(before, r.seqno);
+}
+
 #define BIG_RULES	100000
 #define BIG_ALLOW	80000
 #define BIG_EXTRA	10000

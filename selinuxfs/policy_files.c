@@ -38,7 +38,7 @@ static ssize_t load_write(struct file *file, const char __user *ubuf,
 	if (count > AVC_RCU_POLICY_MAX_BYTES)
 		return -EFBIG;
 
-	text = kvmalloc(count ?: 1, GFP_KERNEL);
+	text = kvmalloc(count, GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!text)
 		return -ENOMEM;
 	if (copy_from_user(text, ubuf, count)) {
