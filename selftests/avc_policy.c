@@ -392,22 +392,29 @@ TEST_F(pol, empty_policy_denies_all)
 	struct avc_decision deny = { 0, 0, 0xffffffff, 0 };
 	struct avc_decision d = { 0xff, 0x1, ~0x2U, 1 };
 	struct avc_hash_stats hs;
-	__u32 seq;
+	__u32 seq, after;
 
 	AVC_LOAD(text, sizeof(text) - 1, &seq);
 	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
-	/* Zero bytes: a valid, empty policy. */
-	AVC_LOAD("", 0, &seq);
+	/*
+	 * Zero bytes: write(2) of nothing does nothing.  The policy, its
+	 * seqno and the cached decision all stay.
+	 */
+	AVC_OK(avc_read_hash_stats(&hs));
+	EXPECT_EQ(1, hs.entries);
+	AVC_OK(avc_load_policy("", 0));
+	AVC_OK(avc_read_seqno(&after));
+	EXPECT_EQ(seq, after);
+	AVC_OK(avc_read_hash_stats(&hs));
+	EXPECT_EQ(1, hs.entries);
+	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
+
+	/* Only comments and blank lines: a valid, empty policy. */
+	AVC_LOAD(comments, sizeof(comments) - 1, &seq);
 	AVC_OK(avc_read_hash_stats(&hs));
 	EXPECT_EQ(0, hs.entries);
 	AVC_EXPECT_DECISION(31, 32, 33, &deny, seq);
 	AVC_EXPECT_DECISION(1, 1, 1, &deny, seq);
-
-	AVC_LOAD(text, sizeof(text) - 1, &seq);
-	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
-	/* Only comments and blank lines: empty too. */
-	AVC_LOAD(comments, sizeof(comments) - 1, &seq);
-	AVC_EXPECT_DECISION(31, 32, 33, &deny, seq);
 }
 
 TEST_F(pol, syntax_corners)

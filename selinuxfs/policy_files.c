@@ -30,6 +30,9 @@ static ssize_t load_write(struct file *file, const char __user *ubuf,
 
 	if (!capable(CAP_MAC_ADMIN))
 		return -EPERM;
+	/* Writing nothing changes nothing, as POSIX asks of write(2). */
+	if (!count)
+		return 0;
 	if (*ppos != 0) {
 		pr_err("load: write at offset %lld refused: a policy is loaded by one write(2) of the whole text\n",
 		       *ppos);
