@@ -269,6 +269,68 @@ TEST_F(pol, eperm_without_cap_mac_admin)
 	EXPECT_EQ(after, r.seqno);
 }
 
+/*
+ * The capability is that of the credentials which opened the file, not of
+ * whoever writes through the descriptor later: a privileged program handed
+ * an unprivileged descriptor cannot be made to load a policy or change the
+ * threshold through it.
+ */
+TEST_F(pol, cap_checked_on_opener)
+{
+	static const char text[] = "allow 51 52 53 0x6\n";
+	__u32 before, after, th0, th1;
+	struct avc_reply r;
+	int status;
+	pid_t pid;
+
+	AVC_OK(avc_read_seqno(&before));
+	AVC_OK(avc_read_threshold(&th0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int lfd, tfd;
+
+		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+			_exit(10);
+		lfd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
+		tfd = open(avc_path(AVC_RCU_FILE_THRESHOLD),
+			   O_WRONLY | O_CLOEXEC);
+		if (lfd < 0 || tfd < 0)
+			_exit(11);
+		if (avc_raise_effective_cap(CAP_MAC_ADMIN))
+			_exit(12);
+		if (write(lfd, text, sizeof(text) - 1) != -1 || errno != EPERM)
+			_exit(13);
+		if (write(tfd, "777\n", 4) != -1 || errno != EPERM)
+			_exit(14);
+		close(lfd);
+		close(tfd);
+
+		/* Opened with it, written without it: allowed. */
+		lfd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
+		if (lfd < 0)
+			_exit(15);
+		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+			_exit(16);
+		if (write(lfd, text, sizeof(text) - 1) !=
+		    (ssize_t)(sizeof(text) - 1))
+			_exit(17);
+		close(lfd);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("child failed at step %d (13, 14: unprivileged descriptor wrote)",
+		       WEXITSTATUS(status));
+	AVC_OK(avc_read_threshold(&th1));
+	EXPECT_EQ(th0, th1);
+	AVC_OK(avc_read_seqno(&after));
+	EXPECT_EQ(before + 1, after);
+	AVC_QUERY(51, 52, 53, 0, &r);
+	EXPECT_EQ(0x6, r.allowed);
+}
+
 TEST_F(pol, too_big)
 {
 	size_t len = (size_t)AVC_RCU_POLICY_MAX_BYTES + 1;

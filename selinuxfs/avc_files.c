@@ -56,7 +56,7 @@ static ssize_t threshold_write(struct file *file, const char __user *ubuf,
 	char buf[THRESHOLD_BUF];
 	unsigned int val;
 
-	if (!capable(CAP_MAC_ADMIN))
+	if (!avcrcufs_may_admin(file))
 		return -EPERM;
 	/* selinuxfs's answers: no partial writes, nothing near a page. */
 	if (count >= PAGE_SIZE)

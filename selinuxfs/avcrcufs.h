@@ -14,6 +14,7 @@ extern const struct file_operations avcrcufs_load_fops;
 extern const struct file_operations avcrcufs_access_fops;
 extern const struct file_operations avcrcufs_seqno_fops;
 
+bool avcrcufs_may_admin(const struct file *file);
 int avcrcufs_init(void);
 void avcrcufs_exit(void);
 

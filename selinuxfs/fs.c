@@ -13,6 +13,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/kobject.h>
@@ -119,6 +120,21 @@ static int avcrcufs_fill_super(struct super_block *sb,
 			return PTR_ERR(d);
 	}
 	return 0;
+}
+
+/**
+ * avcrcufs_may_admin() - may this open file change the cache or the policy
+ * @file: a file of avcrcufs opened for writing
+ *
+ * The credentials that opened the file must carry CAP_MAC_ADMIN in the
+ * initial user namespace, so that a privileged program cannot be tricked
+ * into writing through a descriptor an unprivileged one opened.
+ *
+ * Return: true if they do.
+ */
+bool avcrcufs_may_admin(const struct file *file)
+{
+	return file_ns_capable(file, &init_user_ns, CAP_MAC_ADMIN);
 }
 
 static int avcrcufs_get_tree(struct fs_context *fc)

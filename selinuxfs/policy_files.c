@@ -28,7 +28,7 @@ static ssize_t load_write(struct file *file, const char __user *ubuf,
 	char *text;
 	int err;
 
-	if (!capable(CAP_MAC_ADMIN))
+	if (!avcrcufs_may_admin(file))
 		return -EPERM;
 	/* Writing nothing changes nothing, as POSIX asks of write(2). */
 	if (!count)
