@@ -270,6 +270,43 @@ while [ $i -lt "$CYCLES" ]; do
 	check "$c: nothing left" gone
 done
 
+# `mount -t avcrcufs` with the module not loaded asks modprobe for
+# "fs-avcrcufs" (MODULE_ALIAS_FS).  The module is staged into the module
+# tree for this only if none is installed there, and taken away after.
+autoload() {
+	r=$(uname -r)
+	staged=
+	if [ -z "$(find "/lib/modules/$r" -name 'avc_rcu.ko*' 2>/dev/null)" ]; then
+		mkdir -p "/lib/modules/$r/extra" &&
+			cp "$KO" "/lib/modules/$r/extra/avc_rcu.ko" &&
+			staged="/lib/modules/$r/extra/avc_rcu.ko" &&
+			depmod || return 1
+	fi
+	mkdir -p "$TMP/mnt"
+	rc=0
+	if ! mount -t "$FSTYPE" "$FSTYPE" "$TMP/mnt"; then
+		echo "mount -t $FSTYPE did not load the module"
+		rc=1
+	elif ! loaded || [ ! -r "$TMP/mnt/avc/cache_threshold" ]; then
+		echo "mounted, but the module or its files are missing"
+		rc=1
+	fi
+	umount "$TMP/mnt" 2>/dev/null
+	loaded && { rmmod_now || rc=1; }
+	if [ -n "$staged" ]; then
+		rm -f "$staged"
+		depmod
+	fi
+	return $rc
+}
+
+if ! command -v depmod >/dev/null 2>&1 || ! command -v modprobe >/dev/null 2>&1; then
+	skip "mount -t $FSTYPE loads the module" "no depmod/modprobe"
+else
+	check "mount -t $FSTYPE loads the module" autoload
+	check "nothing left after the autoloaded module" gone
+fi
+
 if mounted; then
 	umount "$MNT" || true
 fi

@@ -158,6 +158,7 @@ static struct file_system_type avcrcufs_type = {
 	.init_fs_context = avcrcufs_init_fs_context,
 	.kill_sb = kill_litter_super,
 };
+MODULE_ALIAS_FS(AVC_RCU_FS_NAME);
 
 /**
  * avcrcufs_init() - make the mount point and register the filesystem
