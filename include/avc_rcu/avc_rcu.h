@@ -7,7 +7,8 @@
  * avc_rcu_has_perm(), drop every cached decision with avc_rcu_flush(), and
  * ask the policy directly, bypassing the cache, with avc_rcu_compute_av().
  * All three may be called from any context, hard interrupts included:
- * none of them sleeps.
+ * none of them sleeps.  (Not on PREEMPT_RT kernels, where the spinlocks
+ * they may take sleep; the module does not support RT.)
  */
 #ifndef _AVC_RCU_AVC_RCU_H
 #define _AVC_RCU_AVC_RCU_H
