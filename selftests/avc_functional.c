@@ -464,7 +464,6 @@ TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 	static const char policy[] = "allow 11 12 13 0x3\n";
 	struct avc_reply r;
 	__u32 seq;
-	int status;
 	pid_t pid;
 
 	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
@@ -494,11 +493,7 @@ TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 			_exit(16);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("unprivileged child failed at step %d",
-		       WEXITSTATUS(status));
+	AVC_EXPECT_CHILD_OK(pid, "unprivileged child");
 	AVC_OK(avc_read_seqno(&seq));
 	AVC_QUERY(11, 12, 13, 0, &r);
 	EXPECT_EQ(seq, r.seqno);

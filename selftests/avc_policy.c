@@ -233,7 +233,6 @@ TEST_F(pol, eperm_without_cap_mac_admin)
 	static const char text[] = "allow 21 22 23 0x24\n";
 	struct avc_reply r;
 	__u32 before, after;
-	int status;
 	pid_t pid;
 
 	AVC_OK(avc_read_seqno(&before));
@@ -257,11 +256,7 @@ TEST_F(pol, eperm_without_cap_mac_admin)
 			_exit(15);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("child failed at step %d (11, 12: no EPERM without CAP_MAC_ADMIN)",
-		       WEXITSTATUS(status));
+	AVC_EXPECT_CHILD_OK(pid, "11, 12: no EPERM without CAP_MAC_ADMIN");
 	AVC_OK(avc_read_seqno(&after));
 	EXPECT_EQ(before + 1, after);
 	AVC_QUERY(21, 22, 23, 0, &r);
@@ -280,7 +275,6 @@ TEST_F(pol, cap_checked_on_opener)
 	static const char text[] = "allow 51 52 53 0x6\n";
 	__u32 before, after, th0, th1;
 	struct avc_reply r;
-	int status;
 	pid_t pid;
 
 	AVC_OK(avc_read_seqno(&before));
@@ -318,11 +312,7 @@ TEST_F(pol, cap_checked_on_opener)
 		close(lfd);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("child failed at step %d (13, 14: unprivileged descriptor wrote)",
-		       WEXITSTATUS(status));
+	AVC_EXPECT_CHILD_OK(pid, "13, 14: unprivileged descriptor wrote");
 	AVC_OK(avc_read_threshold(&th1));
 	EXPECT_EQ(th0, th1);
 	AVC_OK(avc_read_seqno(&after));

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "avc_util.h"
 
@@ -16,6 +17,20 @@
 #define AVC_ASSERT_MOUNTED() do {					\
 	int __m = avc_check_mounted();					\
 	ASSERT_EQ(0, __m) TH_LOG("%s", avc_mount_error(__m));		\
+} while (0)
+
+/*
+ * Reap a child that reports the step it failed at as its exit status
+ * (0: every step passed); @hint says what the interesting steps mean.
+ */
+#define AVC_EXPECT_CHILD_OK(pid, hint) do {				\
+	pid_t __pid = (pid);						\
+	int __status;							\
+	ASSERT_EQ(__pid, waitpid(__pid, &__status, 0));			\
+	ASSERT_TRUE(WIFEXITED(__status));				\
+	EXPECT_EQ(0, WEXITSTATUS(__status))				\
+		TH_LOG("child failed at step %d (%s)",			\
+		       WEXITSTATUS(__status), (hint));			\
 } while (0)
 
 /* expr returns 0 or -errno. */

@@ -185,7 +185,6 @@ TEST_F(thr, write_too_big)
 TEST_F(thr, eperm_without_cap_mac_admin)
 {
 	char mark[16];
-	int status;
 	pid_t pid;
 
 	snprintf(mark, sizeof(mark), "%u\n", MARK);
@@ -213,11 +212,7 @@ TEST_F(thr, eperm_without_cap_mac_admin)
 			_exit(15);
 		_exit(0);
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("child failed at step %d (11: no EPERM without CAP_MAC_ADMIN)",
-		       WEXITSTATUS(status));
+	AVC_EXPECT_CHILD_OK(pid, "11: no EPERM without CAP_MAC_ADMIN");
 	EXPECT_THRESHOLD_TEXT("101\n");
 }
 
