@@ -10,6 +10,7 @@ set -eu
 cd /avc_rcu
 F=/sys/fs/avc_rcu
 keys=1500
+rows=${DEMO_ROWS:-5}
 
 say() { printf '\n# %s\n' "$*"; }
 
@@ -31,23 +32,44 @@ say "load a $keys-rule policy (dd, one write)"
 dd if=/tmp/policy of=$F/load bs=1M 2>/dev/null
 echo "seqno $(cat $F/seqno)"
 
+# watch: run the workload and show avcstat 1 for $rows rows; the rows are
+# also kept in /tmp/rows.
+watch() {
+	./avc_workload -d $((rows + 2)) -k $keys &
+	sleep 1
+	say avcstat 1
+	./avcstat 1 "$rows" | tee /tmp/rows
+	wait
+}
+
+# column NAME: that column of the avcstat rows after the totals.
+column() {
+	awk -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		NR > 2 { print $c }' /tmp/rows
+}
+
 say "avc_workload -k $keys: working set $keys keys > threshold 1024"
-./avc_workload -d 7 -k $keys &
-sleep 1
-say avcstat 1
-./avcstat 1 5
-wait
+watch
+thrash=$(column reclaims | awk '$1 > 0 { n++ } END { print n + 0 }')
 
 say echo 2048 '>' $F/avc/cache_threshold: the working set fits
 echo 2048 > $F/avc/cache_threshold
-./avc_workload -d 7 -k $keys &
-sleep 1
-say avcstat 1
-./avcstat 1 5
-wait
+watch
+last_misses=$(column misses | tail -n 1)
+last_reclaims=$(column reclaims | tail -n 1)
 
 say cat $F/avc/hash_stats
 cat $F/avc/hash_stats
 umount $F
 rmmod avc_rcu
 say "unloaded; nothing left behind"
+
+if [ "$thrash" -ne "$rows" ]; then
+	echo "demo: FAIL: reclaims in $thrash of $rows seconds at threshold 1024"
+	exit 1
+fi
+if [ "$last_misses" != 0 ] || [ "$last_reclaims" != 0 ]; then
+	echo "demo: FAIL: at threshold 2048 the last second had $last_misses misses, $last_reclaims reclaims"
+	exit 1
+fi
+echo "demo: PASS: reclaims every second at 1024; no miss, no reclaim at 2048"
