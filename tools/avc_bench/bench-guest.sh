@@ -27,8 +27,12 @@ kbench() {	# variant sync op threads [warm-up]
 	echo "BENCH variant=$1 sync=$2 path=kernel op=$3 threads=$4 rate=$rate"
 }
 
+# The system-call rows run for whole seconds: 2, or 1 on a quick run.
+useconds=2
+[ "$ms" -ge 1000 ] || useconds=1
+
 ubench() {	# variant sync threads
-	out=$(./avc_workload -t "$2" -d 2 -k 64 2>&1)
+	out=$(./avc_workload -t "$2" -d $useconds -k 64 2>&1)
 	rate=$(echo "$out" | sed -n 's/.* \([0-9.]*\) Kcalls\/s$/\1/p')
 	echo "BENCH variant=$1 sync=$3 path=syscall op=access threads=$2 rate=${rate}K"
 }

@@ -3,7 +3,11 @@
 """Turn the BENCH lines of a make bench run into a table of medians and
 ratios.
 
-  report.py RAW_LOG
+  report.py [--check] RAW_LOG
+
+--check: also fail unless every row of the table has a positive rate at
+one thread and at one per CPU (make check runs make bench briefly and
+checks the table this way; the rates themselves are never judged).
 """
 
 import re
@@ -34,10 +38,40 @@ def fmt(rate):
     return '%7.1f K/s' % (rate / 1e3)
 
 
+# Every (variant, sync, path, op) the guest script measures.
+EXPECTED = [('std', sync, 'kernel', 'hit')
+            for sync in ('rcu', 'spinlock', 'rwlock')] + \
+    [('std', 'rcu', 'kernel', 'null'), ('std', 'rcu', 'kernel', 'compute')] + \
+    [('std', sync, 'syscall', 'access')
+     for sync in ('rcu', 'spinlock', 'rwlock')] + \
+    [('rcuonly', 'rcu', 'kernel', 'hit')]
+
+
+def check(med, meta):
+    """Problems with a run's completeness: missing or zero cells."""
+    cpus = int(meta.get('cpus', '0'))
+    problems = []
+    if cpus < 1:
+        problems.append('no "BENCH cpus=" line')
+    for key in EXPECTED:
+        for t in sorted({1, cpus}) if cpus else [1]:
+            if not med.get(key + (t,)):
+                problems.append('no positive rate for %s at %d thread%s'
+                                % (' '.join(key), t, 's' if t > 1 else ''))
+    return problems
+
+
 def main():
-    runs, meta = parse(sys.argv[1])
+    args = sys.argv[1:]
+    want_check = bool(args) and args[0] == '--check'
+    if want_check:
+        args = args[1:]
+    if len(args) != 1:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    runs, meta = parse(args[0])
     if not runs:
-        print('report: no BENCH results in %s' % sys.argv[1])
+        print('report: no BENCH results in %s' % args[0])
         return 1
     med = {k: statistics.median(v) for k, v in runs.items()}
     spread = {k: (max(v) - min(v)) / statistics.median(v) if
@@ -79,6 +113,13 @@ def main():
         if std and ctl:
             print('  cost of the sync choice, %d thread%s: rcu / rcu-only '
                   'build = %5.3f' % (t, 's' if t > 1 else '', std / ctl))
+    if want_check:
+        problems = check(med, meta)
+        for p in problems:
+            print('report: %s' % p)
+        if problems:
+            return 1
+        print('report: every cell of the table measured')
     return 0
 
 
