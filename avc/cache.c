@@ -8,16 +8,8 @@
  * and free nodes only after a grace period.  The spinlock and rwlock modes
  * rebuild the designs of 2004 for comparison: see avc_locked_has_perm().
  *
- * Locking rules and memory ordering are spelled out in
- * Documentation/design.rst; the short version:
- *
- *  - a node is linked with hlist_add_head_rcu() and never changed after;
- *  - a node is unlinked under its bucket lock and freed by call_rcu() (rcu
- *    mode) or at once (locked modes, where no reader runs unlocked);
- *  - at most one bucket lock is held at a time;
- *  - a decision older than @latest_seqno is never linked: the reset stores
- *    @latest_seqno before it locks each bucket, and inserters read it under
- *    the bucket lock.
+ * The locking rules are stated at struct avc_cache (avc.h), the lock
+ * helpers are in sync.h, and Documentation/design.rst argues both.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -27,7 +19,6 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include "node.h"
-#include "reclaim.h"
 
 static struct kmem_cache *avc_node_cachep;
 
@@ -90,12 +81,16 @@ static void avc_node_retire(struct avc_node *node)
 
 /**
  * avc_node_unlink() - remove a linked node and free it when safe
- * @node: the node, whose bucket lock (or the global lock) the caller holds
+ * @c: the cache
+ * @idx: the node's bucket, whose update lock the caller holds
+ * @node: the node
  */
-void avc_node_unlink(struct avc_node *node)
+void avc_node_unlink(struct avc_cache *c, unsigned int idx,
+		     struct avc_node *node)
 {
+	avc_bucket_assert_held(&c->locks, idx);
 	hlist_del_rcu(&node->list);
-	atomic_dec(&node->cache->active);
+	atomic_dec(&c->active);
 	avc_node_retire(node);
 }
 
@@ -120,24 +115,16 @@ struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
 	if (!c)
 		return ERR_PTR(-ENOMEM);
 	c->slots = kvcalloc(nslots, sizeof(*c->slots), GFP_KERNEL);
-	c->slot_locks = kvcalloc(nslots, sizeof(*c->slot_locks), GFP_KERNEL);
 	c->stats = alloc_percpu(struct avc_cache_stats);
-	if (!c->slots || !c->slot_locks || !c->stats) {
+	if (!c->slots || !c->stats || avc_locks_init(&c->locks, nslots)) {
 		free_percpu(c->stats);
-		kvfree(c->slot_locks);
 		kvfree(c->slots);
 		kfree(c);
 		return ERR_PTR(-ENOMEM);
 	}
 
-	for (i = 0; i < nslots; i++) {
+	for (i = 0; i < nslots; i++)
 		INIT_HLIST_HEAD(&c->slots[i]);
-		spin_lock_init(&c->slot_locks[i]);
-	}
-	if (avc_sync_mode == AVC_SYNC_RWLOCK)
-		rwlock_init(&c->big.rw);
-	else
-		spin_lock_init(&c->big.spin);
 	c->mask = nslots - 1;
 	c->seed = get_random_u32();
 	c->ss = ss;
@@ -164,8 +151,8 @@ void avc_cache_destroy(struct avc_cache *c)
 	     "avc_rcu: %d entries still linked, %u allocated, %u freed\n",
 	     atomic_read(&c->active), sum.allocations, sum.frees);
 
+	avc_locks_destroy(&c->locks);
 	free_percpu(c->stats);
-	kvfree(c->slot_locks);
 	kvfree(c->slots);
 	kfree(c);
 }
@@ -191,12 +178,12 @@ static bool avc_insert(struct avc_cache *c, const struct avc_key *k,
 	node->dec = *avd;
 	node->cache = c;
 
-	flags = avc_bucket_lock(c, idx);
+	flags = avc_bucket_lock(&c->locks, idx);
 	if (avc_seqno_before(avd->seqno, READ_ONCE(c->latest_seqno))) {
 		/* Computed under a policy that a reset has already retired. */
 		old = node;
 	} else {
-		old = avc_search(&c->slots[idx], k);
+		old = avc_search(c, idx, k);
 		if (!old) {
 			hlist_add_head_rcu(&node->list, &c->slots[idx]);
 			atomic_inc(&c->active);
@@ -209,7 +196,7 @@ static bool avc_insert(struct avc_cache *c, const struct avc_key *k,
 			old = node;
 		}
 	}
-	avc_bucket_unlock(c, idx, flags);
+	avc_bucket_unlock(&c->locks, idx, flags);
 
 	if (old == node)
 		avc_node_free(node);
@@ -243,23 +230,15 @@ static noinline int avc_locked_has_perm(struct avc_cache *c,
 					u32 requested,
 					struct avc_rcu_decision *avd)
 {
-	struct hlist_head *head = &c->slots[avc_hash(c, k)];
+	unsigned int idx = avc_hash(c, k);
 	struct avc_node *node;
 	unsigned long flags;
 
-	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
-		spin_lock_irqsave(&c->big.spin, flags);
-	else
-		read_lock_irqsave(&c->big.rw, flags);
-
-	node = avc_search(head, k);
+	flags = avc_read_lock(&c->locks);
+	node = avc_search(c, idx, k);
 	if (node)
 		*avd = node->dec;
-
-	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
-		spin_unlock_irqrestore(&c->big.spin, flags);
-	else
-		read_unlock_irqrestore(&c->big.rw, flags);
+	avc_read_unlock(&c->locks, flags);
 
 	if (!node)
 		return avc_miss(c, k, requested, avd);
@@ -293,7 +272,7 @@ int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
 		return avc_locked_has_perm(c, &k, requested, avd);
 
 	rcu_read_lock();
-	node = avc_search(&c->slots[avc_hash(c, &k)], &k);
+	node = avc_search(c, avc_hash(c, &k), &k);
 	if (likely(node)) {
 		*avd = node->dec;
 		rcu_read_unlock();
@@ -321,10 +300,10 @@ void avc_cache_flush(struct avc_cache *c)
 
 	for (i = 0; i <= c->mask; i++) {
 		/* Lock even empty buckets: avc_cache_reset() relies on it. */
-		flags = avc_bucket_lock(c, i);
+		flags = avc_bucket_lock(&c->locks, i);
 		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list)
-			avc_node_unlink(node);
-		avc_bucket_unlock(c, i, flags);
+			avc_node_unlink(c, i, node);
+		avc_bucket_unlock(&c->locks, i, flags);
 	}
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * avc_rcu core: cache nodes, the hash, bucket search and the update locks.
+ * avc_rcu core: cache nodes, the hash and the bucket search.
  *
  * Private to avc/.  A node is immutable once linked: a changed decision is
  * a new node that replaces the old one, so a lockless reader always sees a
@@ -59,60 +59,31 @@ static __always_inline bool avc_key_equal(const struct avc_key *a,
 
 /**
  * avc_search() - find a key in its bucket
- * @head: the bucket
+ * @c: the cache
+ * @idx: the bucket, avc_hash() of @k
  * @k: the key
  *
- * Callers hold rcu_read_lock(), the bucket's update lock, or in the locked
- * modes the global lock (with interrupts off, which RCU also counts as a
- * read-side critical section).
+ * The caller holds rcu_read_lock() (rcu mode), the global lock (locked
+ * modes; interrupts off, which RCU also counts as a read-side critical
+ * section) or the bucket's update lock, which lockdep checks.
  *
  * Return: the node, or NULL.
  */
-static __always_inline struct avc_node *avc_search(struct hlist_head *head,
+static __always_inline struct avc_node *avc_search(struct avc_cache *c,
+						   unsigned int idx,
 						   const struct avc_key *k)
 {
 	struct avc_node *node;
 
-	hlist_for_each_entry_rcu(node, head, list, avc_sync_locked())
+	hlist_for_each_entry_rcu(node, &c->slots[idx], list,
+				 avc_bucket_lockdep_held(&c->locks, idx))
 		if (avc_key_equal(&node->key, k))
 			return node;
 	return NULL;
 }
 
-/*
- * Update-side locking.  In rcu mode each bucket has its own lock; in the
- * locked modes the global lock stands in for every bucket lock, taken for
- * writing.  All are irq-safe: callers of the cache may be in hard interrupt
- * context.
- */
-static inline unsigned long avc_bucket_lock(struct avc_cache *c,
-					    unsigned int idx)
-	__acquires(bucket)
-{
-	unsigned long flags;
-
-	if (!avc_sync_locked())
-		spin_lock_irqsave(&c->slot_locks[idx], flags);
-	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
-		spin_lock_irqsave(&c->big.spin, flags);
-	else
-		write_lock_irqsave(&c->big.rw, flags);
-	return flags;
-}
-
-static inline void avc_bucket_unlock(struct avc_cache *c, unsigned int idx,
-				     unsigned long flags)
-	__releases(bucket)
-{
-	if (!avc_sync_locked())
-		spin_unlock_irqrestore(&c->slot_locks[idx], flags);
-	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
-		spin_unlock_irqrestore(&c->big.spin, flags);
-	else
-		write_unlock_irqrestore(&c->big.rw, flags);
-}
-
-/* node ops in cache.c */
-void avc_node_unlink(struct avc_node *node);
+/* cache.c: unlink under the bucket lock, free when no reader can hold it */
+void avc_node_unlink(struct avc_cache *c, unsigned int idx,
+		     struct avc_node *node);
 
 #endif /* _AVC_RCU_NODE_H */

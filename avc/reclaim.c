@@ -19,12 +19,12 @@
  */
 
 #include "node.h"
-#include "reclaim.h"
 
-/* Evict up to @want of the oldest entries of a locked bucket. */
-static unsigned int avc_evict_oldest(struct hlist_head *head,
+/* Evict up to @want of the oldest entries of locked bucket @idx. */
+static unsigned int avc_evict_oldest(struct avc_cache *c, unsigned int idx,
 				     unsigned int want)
 {
+	struct hlist_head *head = &c->slots[idx];
 	struct avc_node *node;
 	struct hlist_node *tmp;
 	unsigned int len = 0, skip, evicted = 0;
@@ -38,39 +38,23 @@ static unsigned int avc_evict_oldest(struct hlist_head *head,
 			skip--;
 			continue;
 		}
-		avc_node_unlink(node);
+		avc_node_unlink(c, idx, node);
 		evicted++;
 	}
 	return evicted;
 }
 
-/*
- * Evict from one bucket unless its lock is busy.  The three lock flavours
- * are spelled out so that sparse can follow each conditional acquisition.
- */
+/* Evict from one bucket unless its lock is busy. */
 static unsigned int avc_reclaim_bucket(struct avc_cache *c, unsigned int idx,
 				       unsigned int want)
 {
-	struct hlist_head *head = &c->slots[idx];
 	unsigned int got;
 	unsigned long flags;
 
-	if (!avc_sync_locked()) {
-		if (!spin_trylock_irqsave(&c->slot_locks[idx], flags))
-			return 0;
-		got = avc_evict_oldest(head, want);
-		spin_unlock_irqrestore(&c->slot_locks[idx], flags);
-	} else if (avc_sync_mode == AVC_SYNC_SPINLOCK) {
-		if (!spin_trylock_irqsave(&c->big.spin, flags))
-			return 0;
-		got = avc_evict_oldest(head, want);
-		spin_unlock_irqrestore(&c->big.spin, flags);
-	} else {
-		if (!write_trylock_irqsave(&c->big.rw, flags))
-			return 0;
-		got = avc_evict_oldest(head, want);
-		write_unlock_irqrestore(&c->big.rw, flags);
-	}
+	if (!avc_bucket_trylock(&c->locks, idx, &flags))
+		return 0;
+	got = avc_evict_oldest(c, idx, want);
+	avc_bucket_unlock(&c->locks, idx, flags);
 	return got;
 }
 

@@ -59,9 +59,9 @@ void avc_cache_stats_sum(const struct avc_cache *c,
  * @c: the cache
  * @hs: where to store the result
  *
- * Each bucket is read under RCU (rcu mode) or under the global lock taken
- * for just that bucket (locked modes), so the walk never stalls lookups for
- * longer than one chain takes to count.
+ * Each bucket is read on the read side (avc_read_lock()) taken for just
+ * that bucket, so the walk never stalls lookups or updates for longer than
+ * one chain takes to count.
  */
 void avc_cache_hash_stats(struct avc_cache *c, struct avc_hash_stats *hs)
 {
@@ -74,17 +74,11 @@ void avc_cache_hash_stats(struct avc_cache *c, struct avc_hash_stats *hs)
 	hs->buckets = c->mask + 1;
 	for (i = 0; i <= c->mask; i++) {
 		len = 0;
-		if (avc_sync_locked()) {
-			flags = avc_bucket_lock(c, i);
-			hlist_for_each_entry(node, &c->slots[i], list)
-				len++;
-			avc_bucket_unlock(c, i, flags);
-		} else {
-			rcu_read_lock();
-			hlist_for_each_entry_rcu(node, &c->slots[i], list)
-				len++;
-			rcu_read_unlock();
-		}
+		flags = avc_read_lock(&c->locks);
+		hlist_for_each_entry_rcu(node, &c->slots[i], list,
+					 avc_bucket_lockdep_held(&c->locks, i))
+			len++;
+		avc_read_unlock(&c->locks, flags);
 		if (len) {
 			hs->buckets_used++;
 			hs->entries += len;

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu core: choosing how the cache is serialised.
+ * avc_rcu core: choosing how caches are serialised, and their locks.
  *
  * The mode is chosen once, before the first cache exists, and is the same
  * for every cache.  Lookups test it through a static branch, so in the
  * default rcu mode the test is a no-op instruction and the lookup path
  * carries no indirect call and no data-dependent branch for the privilege
- * of having alternatives.
+ * of having alternatives.  The lock helpers are in sync.h.
  */
 
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/string.h>
-#include "avc.h"
+#include "sync.h"
 
 DEFINE_STATIC_KEY_FALSE(avc_sync_locked_key);
 enum avc_sync avc_sync_mode = AVC_SYNC_RCU;
@@ -73,4 +75,43 @@ int avc_sync_select(enum avc_sync mode)
 	else
 		static_branch_enable(&avc_sync_locked_key);
 	return 0;
+}
+
+/**
+ * avc_locks_init() - set up the locks of a new cache
+ * @l: the locks
+ * @nbuckets: the cache's number of buckets
+ *
+ * Sleeps.  The bucket locks exist in rcu mode only; the locked modes
+ * serialise everything on the global lock.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int avc_locks_init(struct avc_locks *l, unsigned int nbuckets)
+{
+	unsigned int i;
+
+	l->bucket = NULL;
+	if (avc_sync_mode == AVC_SYNC_RCU) {
+		l->bucket = kvcalloc(nbuckets, sizeof(*l->bucket), GFP_KERNEL);
+		if (!l->bucket)
+			return -ENOMEM;
+		for (i = 0; i < nbuckets; i++)
+			spin_lock_init(&l->bucket[i]);
+	} else if (avc_sync_mode == AVC_SYNC_RWLOCK) {
+		rwlock_init(&l->global.rw);
+	} else {
+		spin_lock_init(&l->global.spin);
+	}
+	return 0;
+}
+
+/**
+ * avc_locks_destroy() - free what avc_locks_init() allocated
+ * @l: the locks; no one may hold or take them
+ */
+void avc_locks_destroy(struct avc_locks *l)
+{
+	kvfree(l->bucket);
+	l->bucket = NULL;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * avc_rcu core: the in-memory policy of the security-server stand-in.
+ * avc_rcu security server: the in-memory policy.
  *
  * A policy is built whole from its text, published with
  * rcu_assign_pointer() and never changed after: a load replaces it.
@@ -9,24 +9,20 @@
 #define _AVC_RCU_POLICYDB_H
 
 #include <linux/rcupdate.h>
-#include "avc.h"
+#include "ss.h"
 
 /**
  * struct avc_rule - every rule for one key, OR-ed together
- * @ssid: source SID
- * @tsid: target SID
+ * @key: the key the rules are for; sorted on, searched for
  * @allowed: OR of the allow rules' permissions
  * @auditallow: OR of the auditallow rules' permissions
  * @dontaudit: OR of the dontaudit rules' permissions
- * @tclass: target class
  */
 struct avc_rule {
-	u32 ssid;
-	u32 tsid;
+	struct avc_key key;
 	u32 allowed;
 	u32 auditallow;
 	u32 dontaudit;
-	u16 tclass;
 };
 
 /**
@@ -34,7 +30,7 @@ struct avc_rule {
  * @seqno: its sequence number, set when it is published
  * @nrules: entries in @rules
  * @npermissive: entries in @permissive
- * @rules: sorted by (ssid, tsid, tclass), one entry per key
+ * @rules: sorted by key, one entry per key
  * @permissive: sorted, distinct permissive source SIDs
  * @rcu: frees the policy once a newer one has replaced it
  */
@@ -50,5 +46,8 @@ struct avc_policydb {
 struct avc_policydb *avc_policydb_parse(const char *text, size_t len);
 void avc_policydb_free(struct avc_policydb *db);
 void avc_policydb_free_rcu(struct rcu_head *rcu);
+const struct avc_rule *avc_policydb_rule(const struct avc_policydb *db,
+					 const struct avc_key *key);
+bool avc_policydb_permissive(const struct avc_policydb *db, u32 ssid);
 
 #endif /* _AVC_RCU_POLICYDB_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu core: the number syntax shared by the policy and the access file.
+ * avc_rcu security server: the number syntax shared by the policy and the
+ * access file.
  *
  * A number is decimal or 0x-prefixed hexadecimal, unsigned and at most
  * 2^32 - 1.  Unlike kstrtou32(base 0) a leading zero does not mean octal:
@@ -11,7 +12,7 @@
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include "avc.h"
+#include "ss.h"
 
 /**
  * avc_parse_u32() - parse one number that spans a whole token
@@ -46,11 +47,6 @@ int avc_parse_u32(const char *s, size_t len, u32 *val)
 	}
 	*val = v;
 	return 0;
-}
-
-static bool avc_is_blank(char ch)
-{
-	return ch == ' ' || ch == '\t';
 }
 
 /**

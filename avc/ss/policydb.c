@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu core: policy text to policy database.
+ * avc_rcu security server: policy text to policy database, and the
+ * searches of a policy database.
  *
  * One rule a line; '#' starts a comment that runs to the end of the line;
  * blank lines are ignored; a trailing carriage return is ignored:
@@ -17,6 +18,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bsearch.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -64,9 +66,14 @@ void avc_policydb_free_rcu(struct rcu_head *rcu)
 	avc_policydb_free(container_of(rcu, struct avc_policydb, rcu));
 }
 
+/*
+ * The one order of rules, for the sort and the binary search alike: by
+ * ssid, then tsid, then tclass.
+ */
 static int avc_rule_cmp(const void *a, const void *b)
 {
-	const struct avc_rule *x = a, *y = b;
+	const struct avc_key *x = &((const struct avc_rule *)a)->key;
+	const struct avc_key *y = &((const struct avc_rule *)b)->key;
 
 	if (x->ssid != y->ssid)
 		return x->ssid < y->ssid ? -1 : 1;
@@ -77,11 +84,45 @@ static int avc_rule_cmp(const void *a, const void *b)
 	return 0;
 }
 
-static int avc_u32_cmp(const void *a, const void *b)
+/* The order of permissive SIDs, for the sort and the search alike. */
+static int avc_sid_cmp(const void *a, const void *b)
 {
 	u32 x = *(const u32 *)a, y = *(const u32 *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/**
+ * avc_policydb_rule() - the merged rules of a key
+ * @db: the policy
+ * @key: the key
+ *
+ * Never sleeps.
+ *
+ * Return: the entry, or NULL if the policy has no rule for @key.
+ */
+const struct avc_rule *avc_policydb_rule(const struct avc_policydb *db,
+					 const struct avc_key *key)
+{
+	const struct avc_rule probe = { .key = *key };
+
+	return bsearch(&probe, db->rules, db->nrules, sizeof(probe),
+		       avc_rule_cmp);
+}
+
+/**
+ * avc_policydb_permissive() - whether a source is permissive
+ * @db: the policy
+ * @ssid: the source SID
+ *
+ * Never sleeps.
+ *
+ * Return: true if the policy names @ssid permissive.
+ */
+bool avc_policydb_permissive(const struct avc_policydb *db, u32 ssid)
+{
+	return bsearch(&ssid, db->permissive, db->npermissive, sizeof(ssid),
+		       avc_sid_cmp);
 }
 
 /* Sort the rules and fold every key's rules into one entry. */
@@ -106,7 +147,7 @@ static u32 avc_sids_unique(u32 *s, u32 n)
 {
 	u32 i, out = 0;
 
-	sort(s, n, sizeof(*s), avc_u32_cmp, NULL);
+	sort(s, n, sizeof(*s), avc_sid_cmp, NULL);
 	for (i = 0; i < n; i++)
 		if (!out || s[out - 1] != s[i])
 			s[out++] = s[i];
@@ -122,11 +163,11 @@ static int avc_rule_kind(const char *s, size_t len, size_t *after)
 	size_t i = 0, w;
 	unsigned int k;
 
-	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+	while (i < len && avc_is_blank(s[i]))
 		i++;
 	if (i == len)
 		return -1;
-	for (w = i; w < len && s[w] != ' ' && s[w] != '\t'; w++)
+	for (w = i; w < len && !avc_is_blank(s[w]); w++)
 		;
 	*after = w;
 	for (k = 0; k < ARRAY_SIZE(avc_rule_syntax); k++)
@@ -166,9 +207,7 @@ static const char *avc_parse_line(struct avc_policydb *db, const char *s,
 		return "tclass above 65535";
 
 	db->rules[db->nrules] = (struct avc_rule) {
-		.ssid = f[0],
-		.tsid = f[1],
-		.tclass = f[2],
+		.key = { .ssid = f[0], .tsid = f[1], .tclass = f[2] },
 		.allowed = k == AVC_RULE_ALLOW ? f[3] : 0,
 		.auditallow = k == AVC_RULE_AUDITALLOW ? f[3] : 0,
 		.dontaudit = k == AVC_RULE_DONTAUDIT ? f[3] : 0,

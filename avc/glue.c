@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu core: the module's cache and policy, and the API exported to
- * other modules (include/avc_rcu/avc_rcu.h).
+ * avc_rcu: the glue between the core and the module: the module's cache
+ * and policy, and the API exported to other modules
+ * (include/avc_rcu/avc_rcu.h).
  *
  * Like SELinux, the module keeps a single cache in front of a single
  * policy.  The core underneath is written for any number of caches; this
@@ -10,7 +11,7 @@
 
 #include <linux/err.h>
 #include <linux/export.h>
-#include "api.h"
+#include "glue.h"
 
 static struct avc_ss avc_rcu_ss;
 static struct avc_cache *avc_rcu_the_cache;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu core: the security-server stand-in.
+ * avc_rcu security server: computations and loads.
  *
  * The policy in force is one immutable struct avc_policydb, published with
  * rcu_assign_pointer().  A computation (the cache's slow path, which may
@@ -10,7 +10,6 @@
  * Neither side waits on the other for longer than a pointer store.
  */
 
-#include <linux/bsearch.h>
 #include <linux/err.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -46,27 +45,6 @@ void avc_ss_destroy(struct avc_ss *ss)
 	RCU_INIT_POINTER(ss->db, NULL);
 }
 
-static int avc_rule_key_cmp(const void *key, const void *elt)
-{
-	const struct avc_key *k = key;
-	const struct avc_rule *r = elt;
-
-	if (k->ssid != r->ssid)
-		return k->ssid < r->ssid ? -1 : 1;
-	if (k->tsid != r->tsid)
-		return k->tsid < r->tsid ? -1 : 1;
-	if (k->tclass != r->tclass)
-		return k->tclass < r->tclass ? -1 : 1;
-	return 0;
-}
-
-static int avc_sid_cmp(const void *key, const void *elt)
-{
-	u32 a = *(const u32 *)key, b = *(const u32 *)elt;
-
-	return a < b ? -1 : a > b;
-}
-
 /**
  * avc_ss_compute() - compute a decision from the policy, bypassing caches
  * @ss: the security server
@@ -81,17 +59,15 @@ void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
 {
 	const struct avc_policydb *db;
 	const struct avc_rule *r;
-	u32 ssid = key->ssid;
 
 	rcu_read_lock();
 	db = rcu_dereference(ss->db);
-	r = bsearch(key, db->rules, db->nrules, sizeof(*r), avc_rule_key_cmp);
+	r = avc_policydb_rule(db, key);
 	avd->allowed = r ? r->allowed : 0;
 	avd->auditallow = r ? r->auditallow : 0;
 	avd->auditdeny = r ? ~r->dontaudit : ~0U;
 	avd->seqno = db->seqno;
-	avd->flags = bsearch(&ssid, db->permissive, db->npermissive,
-			     sizeof(ssid), avc_sid_cmp) ?
+	avd->flags = avc_policydb_permissive(db, key->ssid) ?
 		     AVC_RCU_DECISION_PERMISSIVE : 0;
 	rcu_read_unlock();
 }

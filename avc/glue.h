@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * avc_rcu: the glue between the core and the module.  The module's one
+ * cache in front of its one policy, as SELinux has one, for the
+ * presentation layer (selinuxfs/); glue.c also exports the in-kernel API
+ * (include/avc_rcu/avc_rcu.h) on top of them.
+ */
+#ifndef _AVC_RCU_GLUE_H
+#define _AVC_RCU_GLUE_H
+
+#include "avc.h"
+
+int avc_rcu_setup(unsigned int nslots, enum avc_sync mode);
+void avc_rcu_teardown(void);
+struct avc_cache *avc_rcu_cache(void);
+int avc_rcu_load_policy(const char *text, size_t len);
+
+#endif /* _AVC_RCU_GLUE_H */

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * avc_rcu core: how a cache is serialised, in one place.
+ *
+ * The sync mode is chosen once, before the first cache exists, and is the
+ * same for every cache.  Every lock the core takes is taken through the
+ * helpers below, which pick the lock the mode calls for: in rcu mode the
+ * read side is rcu_read_lock() and each bucket has its own update lock; in
+ * the spinlock and rwlock modes one global lock (taken for reading by
+ * lookups in rwlock mode) stands in for both.  Every lock is taken
+ * with interrupts off.  Nothing else in the core tests the mode, except the
+ * lookup's static branch (avc_sync_locked()) that keeps the locked modes
+ * off the rcu hit path.  What each lock protects is stated once, at
+ * struct avc_cache in avc.h.
+ */
+#ifndef _AVC_RCU_SYNC_H
+#define _AVC_RCU_SYNC_H
+
+#include <linux/cache.h>
+#include <linux/jump_label.h>
+#include <linux/lockdep.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+/**
+ * enum avc_sync - how lookups and updates are serialised
+ * @AVC_SYNC_RCU: lockless RCU lookups, per-bucket update locks
+ * @AVC_SYNC_SPINLOCK: one global irq-safe spinlock around everything,
+ *	the design before 2004
+ * @AVC_SYNC_RWLOCK: one global irq-safe reader/writer lock, the variant
+ *	tried and rejected in 2004
+ */
+enum avc_sync {
+	AVC_SYNC_RCU,
+	AVC_SYNC_SPINLOCK,
+	AVC_SYNC_RWLOCK,
+};
+
+/**
+ * struct avc_locks - the locks of one cache
+ * @bucket: rcu mode: one lock per bucket, serialising the bucket's updates
+ * @global: spinlock and rwlock modes: the one lock that stands in for
+ *	every bucket lock, and that lookups take too
+ * @global.spin: spinlock mode
+ * @global.rw: rwlock mode: lookups read, updates write
+ *
+ * The global lock has a cache line of its own: in the locked modes every
+ * lookup on every CPU writes it, which is the point of those modes.
+ */
+struct avc_locks {
+	spinlock_t *bucket;		/* rcu mode: bucket i's updates */
+	union {
+		spinlock_t spin;	/* spinlock mode: everything */
+		rwlock_t rw;		/* rwlock mode: everything */
+	} global ____cacheline_aligned_in_smp;
+};
+
+DECLARE_STATIC_KEY_FALSE(avc_sync_locked_key);
+extern enum avc_sync avc_sync_mode;
+
+int avc_sync_select(enum avc_sync mode);
+int avc_sync_parse(const char *name, enum avc_sync *mode);
+const char *avc_sync_name(enum avc_sync mode);
+int avc_locks_init(struct avc_locks *l, unsigned int nbuckets);
+void avc_locks_destroy(struct avc_locks *l);
+
+/**
+ * avc_sync_locked() - true unless lookups run lockless under RCU
+ *
+ * Return: true in the spinlock and rwlock modes.  The test is a static
+ * branch: in rcu mode it is a patched-out no-op, so choosing the mode at
+ * load time costs the RCU lookup path nothing.
+ */
+#ifdef AVC_RCU_BENCH_RCU_ONLY
+/* make bench's control build: no choice of mode at all, only rcu. */
+static __always_inline bool avc_sync_locked(void)
+{
+	return false;
+}
+#else
+static __always_inline bool avc_sync_locked(void)
+{
+	return static_branch_unlikely(&avc_sync_locked_key);
+}
+#endif
+
+/*
+ * The read side, for walks that only look: rcu_read_lock() in rcu mode,
+ * the global lock (for reading) in the locked modes.  The rcu lookup does
+ * not come here: it calls rcu_read_lock() itself, behind the static
+ * branch, so that its body never reads the mode.
+ */
+static inline unsigned long avc_read_lock(struct avc_locks *l)
+	__acquires(avc_read)
+{
+	unsigned long flags = 0;
+
+	if (!avc_sync_locked())
+		rcu_read_lock();
+	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_lock_irqsave(&l->global.spin, flags);
+	else
+		read_lock_irqsave(&l->global.rw, flags);
+	return flags;
+}
+
+static inline void avc_read_unlock(struct avc_locks *l, unsigned long flags)
+	__releases(avc_read)
+{
+	if (!avc_sync_locked())
+		rcu_read_unlock();
+	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_unlock_irqrestore(&l->global.spin, flags);
+	else
+		read_unlock_irqrestore(&l->global.rw, flags);
+}
+
+/* The update side of bucket @idx: its own lock, or the global one. */
+static inline unsigned long avc_bucket_lock(struct avc_locks *l,
+					    unsigned int idx)
+	__acquires(avc_bucket)
+{
+	unsigned long flags;
+
+	if (!avc_sync_locked())
+		spin_lock_irqsave(&l->bucket[idx], flags);
+	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_lock_irqsave(&l->global.spin, flags);
+	else
+		write_lock_irqsave(&l->global.rw, flags);
+	return flags;
+}
+
+static inline void avc_bucket_unlock(struct avc_locks *l, unsigned int idx,
+				     unsigned long flags)
+	__releases(avc_bucket)
+{
+	if (!avc_sync_locked())
+		spin_unlock_irqrestore(&l->bucket[idx], flags);
+	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_unlock_irqrestore(&l->global.spin, flags);
+	else
+		write_unlock_irqrestore(&l->global.rw, flags);
+}
+
+/*
+ * avc_bucket_trylock(): take the update side of bucket @idx if it is free
+ * (true), without waiting; the reclaimer may be in interrupt context.  A
+ * macro, so that sparse sees each conditional acquisition where it is
+ * tested.
+ */
+#define avc_bucket_trylock(l, idx, flagsp) ({				\
+	struct avc_locks *__l = (l);					\
+	unsigned int __i = (idx);					\
+	unsigned long *__f = (flagsp);					\
+									\
+	!avc_sync_locked() ?						\
+	spin_trylock_irqsave(&__l->bucket[__i], *__f) :			\
+	avc_sync_mode == AVC_SYNC_SPINLOCK ?				\
+	spin_trylock_irqsave(&__l->global.spin, *__f) :			\
+	write_trylock_irqsave(&__l->global.rw, *__f);			\
+})
+
+/*
+ * Whether this task holds the lock that protects bucket @idx: the lockdep
+ * condition of every traversal that may run without rcu_read_lock().
+ * Only lockdep evaluates it.
+ */
+static inline bool avc_bucket_lockdep_held(struct avc_locks *l,
+					   unsigned int idx)
+{
+	if (!avc_sync_locked())
+		return lockdep_is_held(&l->bucket[idx]);
+	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		return lockdep_is_held(&l->global.spin);
+	return lockdep_is_held(&l->global.rw);
+}
+
+/* Lockdep: the caller holds the update side of bucket @idx. */
+static inline void avc_bucket_assert_held(struct avc_locks *l,
+					  unsigned int idx)
+{
+	if (!avc_sync_locked())
+		lockdep_assert_held(&l->bucket[idx]);
+	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		lockdep_assert_held(&l->global.spin);
+	else
+		lockdep_assert_held_write(&l->global.rw);
+}
+
+#endif /* _AVC_RCU_SYNC_H */
