@@ -11,16 +11,16 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "../avc/api.h"
+#include "glue.h"
 #include "avcrcufs.h"
 
 /* Enough for "1048576\n" and then some, so a 20-digit value is seen whole. */
-#define THRESHOLD_BUF	32
+#define AVCRCUFS_THRESHOLD_BUF	32
 
-static ssize_t threshold_read(struct file *file, char __user *ubuf,
-			      size_t count, loff_t *ppos)
+static ssize_t avcrcufs_threshold_read(struct file *file, char __user *ubuf,
+				       size_t count, loff_t *ppos)
 {
-	char buf[THRESHOLD_BUF];
+	char buf[AVCRCUFS_THRESHOLD_BUF];
 	int len;
 
 	len = scnprintf(buf, sizeof(buf), "%u\n",
@@ -32,7 +32,7 @@ static ssize_t threshold_read(struct file *file, char __user *ubuf,
  * Strictly a decimal number in range, with at most one trailing newline:
  * no sign, no blanks, no base prefix.  Anything else changes nothing.
  */
-static int threshold_parse(const char *buf, size_t len, unsigned int *val)
+static int avcrcufs_threshold_parse(const char *buf, size_t len, unsigned int *val)
 {
 	size_t i;
 
@@ -50,10 +50,11 @@ static int threshold_parse(const char *buf, size_t len, unsigned int *val)
 	return 0;
 }
 
-static ssize_t threshold_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
+static ssize_t avcrcufs_threshold_write(struct file *file,
+					const char __user *ubuf, size_t count,
+					loff_t *ppos)
 {
-	char buf[THRESHOLD_BUF];
+	char buf[AVCRCUFS_THRESHOLD_BUF];
 	unsigned int val;
 
 	if (!avcrcufs_may_admin(file))
@@ -66,19 +67,19 @@ static ssize_t threshold_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (threshold_parse(buf, count, &val))
+	if (avcrcufs_threshold_parse(buf, count, &val))
 		return -EINVAL;
 	avc_cache_set_threshold(avc_rcu_cache(), val);
 	return count;
 }
 
-const struct file_operations avcrcufs_threshold_fops = {
-	.read = threshold_read,
-	.write = threshold_write,
+static const struct file_operations avcrcufs_threshold_fops = {
+	.read = avcrcufs_threshold_read,
+	.write = avcrcufs_threshold_write,
 	.llseek = generic_file_llseek,
 };
 
-static int hash_stats_show(struct seq_file *m, void *v)
+static int avcrcufs_hash_stats_show(struct seq_file *m, void *v)
 {
 	struct avc_hash_stats hs;
 
@@ -87,25 +88,14 @@ static int hash_stats_show(struct seq_file *m, void *v)
 		   hs.buckets, hs.longest_chain);
 	return 0;
 }
-
-static int hash_stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, hash_stats_show, NULL);
-}
-
-const struct file_operations avcrcufs_hash_stats_fops = {
-	.open = hash_stats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(avcrcufs_hash_stats);
 
 /*
  * avc/cache_stats: position 0 is the header, position n >= 1 the row of
  * possible CPU n - 1.  Gaps in the possible mask are skipped by moving the
  * position past them, so lseek and re-reads land on the same rows.
  */
-static void *cache_stats_cpu(loff_t *pos)
+static void *avcrcufs_cache_stats_cpu(loff_t *pos)
 {
 	int cpu;
 
@@ -118,24 +108,24 @@ static void *cache_stats_cpu(loff_t *pos)
 	return NULL;
 }
 
-static void *cache_stats_start(struct seq_file *m, loff_t *pos)
+static void *avcrcufs_cache_stats_start(struct seq_file *m, loff_t *pos)
 {
 	if (*pos == 0)
 		return SEQ_START_TOKEN;
-	return cache_stats_cpu(pos);
+	return avcrcufs_cache_stats_cpu(pos);
 }
 
-static void *cache_stats_next(struct seq_file *m, void *v, loff_t *pos)
+static void *avcrcufs_cache_stats_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	++*pos;
-	return cache_stats_cpu(pos);
+	return avcrcufs_cache_stats_cpu(pos);
 }
 
-static void cache_stats_stop(struct seq_file *m, void *v)
+static void avcrcufs_cache_stats_stop(struct seq_file *m, void *v)
 {
 }
 
-static int cache_stats_show(struct seq_file *m, void *v)
+static int avcrcufs_cache_stats_show(struct seq_file *m, void *v)
 {
 	struct avc_cache_stats s;
 
@@ -149,21 +139,29 @@ static int cache_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations cache_stats_seq_ops = {
-	.start = cache_stats_start,
-	.next = cache_stats_next,
-	.stop = cache_stats_stop,
-	.show = cache_stats_show,
+static const struct seq_operations avcrcufs_cache_stats_seq_ops = {
+	.start = avcrcufs_cache_stats_start,
+	.next = avcrcufs_cache_stats_next,
+	.stop = avcrcufs_cache_stats_stop,
+	.show = avcrcufs_cache_stats_show,
 };
 
-static int cache_stats_open(struct inode *inode, struct file *file)
+static int avcrcufs_cache_stats_open(struct inode *inode, struct file *file)
 {
-	return seq_open(file, &cache_stats_seq_ops);
+	return seq_open(file, &avcrcufs_cache_stats_seq_ops);
 }
 
-const struct file_operations avcrcufs_cache_stats_fops = {
-	.open = cache_stats_open,
+static const struct file_operations avcrcufs_cache_stats_fops = {
+	.open = avcrcufs_cache_stats_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
+};
+
+/* The files of the avc/ directory, in selinuxfs's names and modes. */
+const struct avcrcufs_file avcrcufs_avc_dir[] = {
+	{ "cache_threshold", &avcrcufs_threshold_fops, 0644 },
+	{ "hash_stats", &avcrcufs_hash_stats_fops, 0444 },
+	{ "cache_stats", &avcrcufs_cache_stats_fops, 0444 },
+	{ }
 };

@@ -7,12 +7,24 @@
 
 #include <linux/fs.h>
 
-extern const struct file_operations avcrcufs_threshold_fops;
-extern const struct file_operations avcrcufs_hash_stats_fops;
-extern const struct file_operations avcrcufs_cache_stats_fops;
-extern const struct file_operations avcrcufs_load_fops;
-extern const struct file_operations avcrcufs_access_fops;
-extern const struct file_operations avcrcufs_seqno_fops;
+/**
+ * struct avcrcufs_file - one file of a directory, as a table entry
+ * @name: its name
+ * @fops: its operations
+ * @mode: its permission bits
+ *
+ * A table ends with an entry whose @name is NULL.
+ */
+struct avcrcufs_file {
+	const char *name;
+	const struct file_operations *fops;
+	umode_t mode;
+};
+
+/* policy_files.c: load, access, seqno */
+extern const struct avcrcufs_file avcrcufs_top_dir[];
+/* avc_files.c: avc/cache_threshold, avc/hash_stats, avc/cache_stats */
+extern const struct avcrcufs_file avcrcufs_avc_dir[];
 
 bool avcrcufs_may_admin(const struct file *file);
 int avcrcufs_init(void);

@@ -22,17 +22,6 @@
 #include <uapi/linux/avc_rcu.h>
 #include "avcrcufs.h"
 
-/* Inode numbers: the root is 1, simple_fill_super() numbers from 2. */
-enum {
-	AVCRCUFS_LOAD = 2,
-	AVCRCUFS_ACCESS,
-	AVCRCUFS_SEQNO,
-	AVCRCUFS_AVC_DIR,
-	AVCRCUFS_THRESHOLD,
-	AVCRCUFS_HASH_STATS,
-	AVCRCUFS_CACHE_STATS,
-};
-
 static struct inode *avcrcufs_new_inode(struct super_block *sb,
 					umode_t mode, unsigned long ino)
 {
@@ -75,51 +64,44 @@ static struct dentry *avcrcufs_add(struct dentry *parent, const char *name,
 	return dentry;
 }
 
-static int avcrcufs_fill_super(struct super_block *sb,
-			       struct fs_context *fc)
+/* Add a table's files to @dir, numbering their inodes from *@ino on. */
+static int avcrcufs_add_files(struct dentry *dir,
+			      const struct avcrcufs_file *files,
+			      unsigned long *ino)
 {
-	static const struct tree_descr root_files[] = {
-		[AVCRCUFS_LOAD] = {
-			AVC_RCU_FILE_LOAD, &avcrcufs_load_fops, 0600 },
-		[AVCRCUFS_ACCESS] = {
-			AVC_RCU_FILE_ACCESS, &avcrcufs_access_fops, 0666 },
-		[AVCRCUFS_SEQNO] = {
-			AVC_RCU_FILE_SEQNO, &avcrcufs_seqno_fops, 0444 },
-		{ "" }
-	};
-	static const struct {
-		const char *name;
-		const struct file_operations *fops;
-		umode_t mode;
-		unsigned long ino;
-	} avc_files[] = {
-		{ "cache_threshold", &avcrcufs_threshold_fops, 0644,
-		  AVCRCUFS_THRESHOLD },
-		{ "hash_stats", &avcrcufs_hash_stats_fops, 0444,
-		  AVCRCUFS_HASH_STATS },
-		{ "cache_stats", &avcrcufs_cache_stats_fops, 0444,
-		  AVCRCUFS_CACHE_STATS },
-	};
-	struct dentry *dir, *d;
-	unsigned int i;
-	int err;
+	struct dentry *d;
 
-	err = simple_fill_super(sb, AVC_RCU_FS_MAGIC, root_files);
-	if (err)
-		return err;
-
-	dir = avcrcufs_add(sb->s_root, "avc", S_IFDIR | 0555,
-			   AVCRCUFS_AVC_DIR, NULL);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
-	for (i = 0; i < ARRAY_SIZE(avc_files); i++) {
-		d = avcrcufs_add(dir, avc_files[i].name,
-				 S_IFREG | avc_files[i].mode, avc_files[i].ino,
-				 avc_files[i].fops);
+	for (; files->name; files++) {
+		d = avcrcufs_add(dir, files->name, S_IFREG | files->mode,
+				 (*ino)++, files->fops);
 		if (IS_ERR(d))
 			return PTR_ERR(d);
 	}
 	return 0;
+}
+
+/*
+ * The root is inode 1; load, access and seqno come next, then the avc
+ * directory and its files, in the order of their tables.
+ */
+static int avcrcufs_fill_super(struct super_block *sb,
+			       struct fs_context *fc)
+{
+	static const struct tree_descr no_files[] = { { "" } };
+	unsigned long ino = 2;
+	struct dentry *dir;
+	int err;
+
+	err = simple_fill_super(sb, AVC_RCU_FS_MAGIC, no_files);
+	if (err)
+		return err;
+	err = avcrcufs_add_files(sb->s_root, avcrcufs_top_dir, &ino);
+	if (err)
+		return err;
+	dir = avcrcufs_add(sb->s_root, "avc", S_IFDIR | 0555, ino++, NULL);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	return avcrcufs_add_files(dir, avcrcufs_avc_dir, &ino);
 }
 
 /**

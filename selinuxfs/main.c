@@ -12,7 +12,7 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include "../avc/api.h"
+#include "glue.h"
 #include "avcrcufs.h"
 
 static unsigned int slots = AVC_RCU_SLOTS_DEFAULT;

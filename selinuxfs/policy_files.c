@@ -12,7 +12,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "../avc/api.h"
+#include "glue.h"
 #include "avcrcufs.h"
 
 /*
@@ -22,8 +22,8 @@
  * writes (cat of a large file) has its second write refused instead of
  * silently loading pieces.
  */
-static ssize_t load_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
+static ssize_t avcrcufs_load_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
 {
 	char *text;
 	int err;
@@ -56,8 +56,8 @@ static ssize_t load_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-const struct file_operations avcrcufs_load_fops = {
-	.write = load_write,
+static const struct file_operations avcrcufs_load_fops = {
+	.write = avcrcufs_load_write,
 	.llseek = generic_file_llseek,
 };
 
@@ -69,18 +69,18 @@ const struct file_operations avcrcufs_load_fops = {
  * answer and rewinds the file, so a benchmark can loop write/read on one
  * descriptor without an open() per query.
  */
-#define ACCESS_REQUEST_MAX	128
-#define ACCESS_REPLY_MAX	64
+#define AVCRCUFS_ACCESS_REQUEST_MAX	128
+#define AVCRCUFS_ACCESS_REPLY_MAX	64
 
-struct access_txn {
+struct avcrcufs_access_txn {
 	struct mutex lock;	/* one transaction at a time per file */
 	size_t len;
-	char reply[ACCESS_REPLY_MAX];
+	char reply[AVCRCUFS_ACCESS_REPLY_MAX];
 };
 
-static int access_open(struct inode *inode, struct file *file)
+static int avcrcufs_access_open(struct inode *inode, struct file *file)
 {
-	struct access_txn *txn = kzalloc(sizeof(*txn), GFP_KERNEL);
+	struct avcrcufs_access_txn *txn = kzalloc(sizeof(*txn), GFP_KERNEL);
 
 	if (!txn)
 		return -ENOMEM;
@@ -89,18 +89,19 @@ static int access_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static int access_release(struct inode *inode, struct file *file)
+static int avcrcufs_access_release(struct inode *inode, struct file *file)
 {
 	kfree(file->private_data);
 	return 0;
 }
 
-static ssize_t access_write(struct file *file, const char __user *ubuf,
-			    size_t count, loff_t *ppos)
+static ssize_t avcrcufs_access_write(struct file *file,
+				     const char __user *ubuf, size_t count,
+				     loff_t *ppos)
 {
-	struct access_txn *txn = file->private_data;
+	struct avcrcufs_access_txn *txn = file->private_data;
 	struct avc_rcu_decision avd;
-	char req[ACCESS_REQUEST_MAX];
+	char req[AVCRCUFS_ACCESS_REQUEST_MAX];
 	u32 f[4];
 
 	if (!count || count > sizeof(req))
@@ -122,10 +123,10 @@ static ssize_t access_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static ssize_t access_read(struct file *file, char __user *ubuf,
-			   size_t count, loff_t *ppos)
+static ssize_t avcrcufs_access_read(struct file *file, char __user *ubuf,
+				    size_t count, loff_t *ppos)
 {
-	struct access_txn *txn = file->private_data;
+	struct avcrcufs_access_txn *txn = file->private_data;
 	ssize_t ret;
 
 	mutex_lock(&txn->lock);
@@ -135,28 +136,25 @@ static ssize_t access_read(struct file *file, char __user *ubuf,
 	return ret;
 }
 
-const struct file_operations avcrcufs_access_fops = {
-	.open = access_open,
-	.read = access_read,
-	.write = access_write,
-	.release = access_release,
+static const struct file_operations avcrcufs_access_fops = {
+	.open = avcrcufs_access_open,
+	.read = avcrcufs_access_read,
+	.write = avcrcufs_access_write,
+	.release = avcrcufs_access_release,
 	.llseek = generic_file_llseek,
 };
 
-static int seqno_show(struct seq_file *m, void *v)
+static int avcrcufs_seqno_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "%u\n", avc_rcu_policy_seqno());
 	return 0;
 }
+DEFINE_SHOW_ATTRIBUTE(avcrcufs_seqno);
 
-static int seqno_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, seqno_show, NULL);
-}
-
-const struct file_operations avcrcufs_seqno_fops = {
-	.open = seqno_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
+/* The files at the top of the filesystem, as selinuxfs has load. */
+const struct avcrcufs_file avcrcufs_top_dir[] = {
+	{ AVC_RCU_FILE_LOAD, &avcrcufs_load_fops, 0600 },
+	{ AVC_RCU_FILE_ACCESS, &avcrcufs_access_fops, 0666 },
+	{ AVC_RCU_FILE_SEQNO, &avcrcufs_seqno_fops, 0444 },
+	{ }
 };
