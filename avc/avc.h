@@ -14,6 +14,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cache.h>
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
@@ -104,7 +105,7 @@ struct avc_cache {
 int avc_core_init(void);
 void avc_core_exit(void);
 struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
-				   unsigned int threshold);
+				   unsigned int threshold, u32 seed);
 void avc_cache_destroy(struct avc_cache *c);
 int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
 		       u32 requested, struct avc_rcu_decision *avd);
@@ -113,8 +114,37 @@ void avc_cache_reset(struct avc_cache *c, u32 seqno);
 unsigned int avc_cache_threshold(const struct avc_cache *c);
 void avc_cache_set_threshold(struct avc_cache *c, unsigned int threshold);
 
-/* reclaim.c */
+/**
+ * enum avc_reclaim_policy - which entries a reclaim evicts
+ * @AVC_RECLAIM_LRU: CLOCK, an approximation of least recently used: the
+ *	oldest entries not hit since the reclaim hand last passed them
+ * @AVC_RECLAIM_FIFO: the oldest entries of a bucket, by insertion
+ * @AVC_RECLAIM_NEWEST: the newest entries of a bucket, as upstream 6.1's
+ *	avc_reclaim_node() does
+ */
+enum avc_reclaim_policy {
+	AVC_RECLAIM_LRU,
+	AVC_RECLAIM_FIFO,
+	AVC_RECLAIM_NEWEST,
+};
+
+/* reclaim.c: the policy, chosen once before any cache exists */
+DECLARE_STATIC_KEY_TRUE(avc_reclaim_lru_key);
+int avc_reclaim_select(enum avc_reclaim_policy policy);
+int avc_reclaim_parse(const char *name, enum avc_reclaim_policy *policy);
+const char *avc_reclaim_name(enum avc_reclaim_policy policy);
 unsigned int avc_reclaim(struct avc_cache *c);
+
+/**
+ * avc_reclaim_lru() - whether hits feed the LRU approximation
+ *
+ * Return: true with reclaim=lru.  A static branch: with the other policies
+ * the hit path does not even test a referenced bit.
+ */
+static __always_inline bool avc_reclaim_lru(void)
+{
+	return static_branch_likely(&avc_reclaim_lru_key);
+}
 
 /* stats.c */
 void avc_cache_stats_read(const struct avc_cache *c, int cpu,

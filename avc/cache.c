@@ -30,10 +30,10 @@ static struct kmem_cache *avc_node_cachep;
 int avc_core_init(void)
 {
 	/*
-	 * Cache-line aligned: the fields a lookup reads (the linkage, the key
-	 * and the decision, 48 bytes) then never straddle two lines, at the
-	 * price of a 128-byte slot for a 72-byte node.
+	 * Cache-line aligned: a node is one 64-byte line, so a lookup that
+	 * finds its key touches one line, and no two nodes share one.
 	 */
+	BUILD_BUG_ON(sizeof(struct avc_node) > 64);
 	avc_node_cachep = kmem_cache_create("avc_rcu_node",
 					    sizeof(struct avc_node), 0,
 					    SLAB_HWCACHE_ALIGN, NULL);
@@ -54,29 +54,27 @@ void avc_core_exit(void)
 	kmem_cache_destroy(avc_node_cachep);
 }
 
-/* Return a node no reader can reach to the slab. */
-static void avc_node_free(struct avc_node *node)
-{
-	this_cpu_inc(node->cache->stats->frees);
-	kmem_cache_free(avc_node_cachep, node);
-}
-
 static void avc_node_free_rcu(struct rcu_head *rhead)
 {
-	avc_node_free(container_of(rhead, struct avc_node, rhead));
+	kmem_cache_free(avc_node_cachep,
+			container_of(rhead, struct avc_node, rhead));
 }
 
 /*
- * Free a node just taken out of its bucket, once no reader can hold it.  In
- * the locked modes readers hold the global lock, which the caller holds too,
- * so that is now.
+ * Free a node no reader can reach any more, or, just unlinked, once no
+ * reader can hold it: in rcu mode after a grace period; in the locked modes
+ * at once, since readers hold the global lock, which the caller holds too.
+ * "frees" counts the node here, where its free is decided, so that the
+ * RCU callback needs no way back to the cache.
  */
-static void avc_node_retire(struct avc_node *node)
+static void avc_node_free(struct avc_cache *c, struct avc_node *node,
+			  bool unlinked)
 {
-	if (avc_sync_locked())
-		avc_node_free(node);
-	else
+	this_cpu_inc(c->stats->frees);
+	if (unlinked && !avc_sync_locked())
 		call_rcu(&node->rhead, avc_node_free_rcu);
+	else
+		kmem_cache_free(avc_node_cachep, node);
 }
 
 /**
@@ -91,7 +89,7 @@ void avc_node_unlink(struct avc_cache *c, unsigned int idx,
 	avc_bucket_assert_held(&c->locks, idx);
 	hlist_del_rcu(&node->list);
 	atomic_dec(&c->active);
-	avc_node_retire(node);
+	avc_node_free(c, node, true);
 }
 
 /**
@@ -99,11 +97,13 @@ void avc_node_unlink(struct avc_cache *c, unsigned int idx,
  * @ss: the security server that answers misses
  * @nslots: number of buckets, a power of two
  * @threshold: initial cache_threshold
+ * @seed: hash seed, or 0 for a random one (a fixed seed makes the buckets
+ *	of keys, and so reclaim, reproducible)
  *
  * Return: the cache, or an ERR_PTR().
  */
 struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
-				   unsigned int threshold)
+				   unsigned int threshold, u32 seed)
 {
 	struct avc_cache *c;
 	unsigned int i;
@@ -126,7 +126,7 @@ struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
 	for (i = 0; i < nslots; i++)
 		INIT_HLIST_HEAD(&c->slots[i]);
 	c->mask = nslots - 1;
-	c->seed = get_random_u32();
+	c->seed = seed ?: get_random_u32();
 	c->ss = ss;
 	c->threshold = threshold;
 	c->latest_seqno = avc_ss_seqno(ss);
@@ -160,23 +160,30 @@ void avc_cache_destroy(struct avc_cache *c)
 /*
  * Link a freshly computed decision.  Runs in the caller's context, which may
  * be atomic: the node comes from GFP_NOWAIT and a failed allocation only
- * means the decision is not cached.  Return whether an entry was added.
+ * means the decision is not cached.  A cache at its threshold first evicts
+ * a chunk, before the new node is linked, so that the node is never among
+ * its own chunk (which would make reclaim=newest evict what was just
+ * asked for); the reclaim runs with no bucket lock held.
  */
-static bool avc_insert(struct avc_cache *c, const struct avc_key *k,
+static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 		       const struct avc_rcu_decision *avd)
 {
 	unsigned int idx = avc_hash(c, k);
 	struct avc_node *node, *old;
 	unsigned long flags;
-	bool added = false;
 
 	node = kmem_cache_alloc(avc_node_cachep, GFP_NOWAIT | __GFP_NOWARN);
 	if (!node)
-		return false;
+		return;
 	this_cpu_inc(c->stats->allocations);
-	node->key = *k;
+	node->ssid = k->ssid;
+	node->tsid = k->tsid;
+	node->tclass = k->tclass;
+	node->referenced = 0;
 	node->dec = *avd;
-	node->cache = c;
+
+	if (atomic_read(&c->active) >= READ_ONCE(c->threshold))
+		avc_reclaim(c);
 
 	flags = avc_bucket_lock(&c->locks, idx);
 	if (avc_seqno_before(avd->seqno, READ_ONCE(c->latest_seqno))) {
@@ -187,10 +194,9 @@ static bool avc_insert(struct avc_cache *c, const struct avc_key *k,
 		if (!old) {
 			hlist_add_head_rcu(&node->list, &c->slots[idx]);
 			atomic_inc(&c->active);
-			added = true;
 		} else if (avc_seqno_before(old->dec.seqno, avd->seqno)) {
 			hlist_replace_rcu(&old->list, &node->list);
-			avc_node_retire(old);
+			avc_node_free(c, old, true);
 		} else {
 			/* A racing miss linked the same decision first. */
 			old = node;
@@ -199,8 +205,7 @@ static bool avc_insert(struct avc_cache *c, const struct avc_key *k,
 	avc_bucket_unlock(&c->locks, idx, flags);
 
 	if (old == node)
-		avc_node_free(node);
-	return added;
+		avc_node_free(c, node, false);
 }
 
 /*
@@ -211,9 +216,7 @@ static noinline int avc_miss(struct avc_cache *c, const struct avc_key *k,
 			     u32 requested, struct avc_rcu_decision *avd)
 {
 	avc_ss_compute(c->ss, k, avd);
-	if (avc_insert(c, k, avd) &&
-	    atomic_read(&c->active) > READ_ONCE(c->threshold))
-		avc_reclaim(c);
+	avc_insert(c, k, avd);
 
 	this_cpu_inc(c->stats->lookups);
 	this_cpu_inc(c->stats->misses);
@@ -236,8 +239,10 @@ static noinline int avc_locked_has_perm(struct avc_cache *c,
 
 	flags = avc_read_lock(&c->locks);
 	node = avc_search(c, idx, k);
-	if (node)
+	if (node) {
 		*avd = node->dec;
+		avc_node_touch(node);
+	}
 	avc_read_unlock(&c->locks, flags);
 
 	if (!node)
@@ -275,6 +280,7 @@ int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
 	node = avc_search(c, avc_hash(c, &k), &k);
 	if (likely(node)) {
 		*avd = node->dec;
+		avc_node_touch(node);
 		rcu_read_unlock();
 		this_cpu_inc(c->stats->lookups);
 		this_cpu_inc(c->stats->hits);

@@ -18,17 +18,18 @@ static struct avc_cache *avc_rcu_the_cache;
 
 /**
  * avc_rcu_setup() - create the module's policy and cache
- * @nslots: hash buckets, a power of two
- * @mode: how the cache is serialised
+ * @cfg: the load-time choices
  *
  * Return: 0 or a negative errno.
  */
-int avc_rcu_setup(unsigned int nslots, enum avc_sync mode)
+int avc_rcu_setup(const struct avc_rcu_config *cfg)
 {
 	struct avc_cache *c;
 	int err;
 
-	err = avc_sync_select(mode);
+	err = avc_sync_select(cfg->sync);
+	if (!err)
+		err = avc_reclaim_select(cfg->reclaim);
 	if (err)
 		return err;
 	err = avc_core_init();
@@ -37,7 +38,8 @@ int avc_rcu_setup(unsigned int nslots, enum avc_sync mode)
 	err = avc_ss_init(&avc_rcu_ss);
 	if (err)
 		goto out_core;
-	c = avc_cache_create(&avc_rcu_ss, nslots, AVC_RCU_THRESHOLD_DEFAULT);
+	c = avc_cache_create(&avc_rcu_ss, cfg->slots, AVC_RCU_THRESHOLD_DEFAULT,
+			     cfg->hash_seed);
 	if (IS_ERR(c)) {
 		err = PTR_ERR(c);
 		goto out_ss;

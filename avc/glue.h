@@ -10,7 +10,21 @@
 
 #include "avc.h"
 
-int avc_rcu_setup(unsigned int nslots, enum avc_sync mode);
+/**
+ * struct avc_rcu_config - how the module's cache is built, at load time
+ * @slots: hash buckets, a power of two
+ * @sync: how lookups and updates are serialised
+ * @reclaim: which entries a reclaim evicts
+ * @hash_seed: the hash seed, or 0 for a random one
+ */
+struct avc_rcu_config {
+	unsigned int slots;
+	enum avc_sync sync;
+	enum avc_reclaim_policy reclaim;
+	u32 hash_seed;
+};
+
+int avc_rcu_setup(const struct avc_rcu_config *cfg);
 void avc_rcu_teardown(void);
 struct avc_cache *avc_rcu_cache(void);
 int avc_rcu_load_policy(const char *text, size_t len);

@@ -16,18 +16,29 @@
 #include "avc.h"
 
 /**
- * struct avc_node - one cached decision
+ * struct avc_node - one cached decision, in one 64-byte cache line
  * @list: bucket linkage, traversed under RCU
- * @key: what the decision is for
+ * @ssid: source SID of the key
+ * @tsid: target SID of the key
+ * @tclass: target class of the key
+ * @referenced: CLOCK's referenced bit (reclaim=lru): set by a hit that
+ *	finds it clear, cleared by a reclaim that passes the node over
  * @dec: the decision; never written after the node is linked
- * @cache: owning cache, for the RCU callback's statistics
  * @rhead: deferred free
+ *
+ * Everything but @referenced is immutable once the node is linked: a
+ * changed decision is a new node that replaces the old one, so a lockless
+ * reader always copies a whole decision.  The key is spelled out rather
+ * than a struct avc_key, whose tail padding would push the node past one
+ * cache line.
  */
 struct avc_node {
 	struct hlist_node list;
-	struct avc_key key;
+	u32 ssid;
+	u32 tsid;
+	u16 tclass;
+	u8 referenced;
 	struct avc_rcu_decision dec;
-	struct avc_cache *cache;
 	struct rcu_head rhead;
 };
 
@@ -50,11 +61,28 @@ static __always_inline unsigned int avc_hash(const struct avc_cache *c,
 	return jhash_3words(k->ssid, k->tsid, k->tclass, c->seed) & c->mask;
 }
 
-static __always_inline bool avc_key_equal(const struct avc_key *a,
-					  const struct avc_key *b)
+static __always_inline bool avc_node_is(const struct avc_node *node,
+					const struct avc_key *k)
 {
-	return a->ssid == b->ssid && a->tsid == b->tsid &&
-	       a->tclass == b->tclass;
+	return node->ssid == k->ssid && node->tsid == k->tsid &&
+	       node->tclass == k->tclass;
+}
+
+/**
+ * avc_node_touch() - note a hit for the LRU approximation
+ * @node: the node hit
+ *
+ * With reclaim=lru, sets the node's referenced bit if it is clear: a load
+ * and a test, and a plain store only when the bit was clear, so a hot
+ * node costs no store and no shared cache-line write after its first hit
+ * following a sweep.  Never an atomic read-modify-write: two CPUs racing
+ * here store the same value.  With the other policies it is a patched-out
+ * static branch.
+ */
+static __always_inline void avc_node_touch(struct avc_node *node)
+{
+	if (avc_reclaim_lru() && !READ_ONCE(node->referenced))
+		WRITE_ONCE(node->referenced, 1);
 }
 
 /**
@@ -77,7 +105,7 @@ static __always_inline struct avc_node *avc_search(struct avc_cache *c,
 
 	hlist_for_each_entry_rcu(node, &c->slots[idx], list,
 				 avc_bucket_lockdep_held(&c->locks, idx))
-		if (avc_key_equal(&node->key, k))
+		if (avc_node_is(node, k))
 			return node;
 	return NULL;
 }

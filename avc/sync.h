@@ -145,6 +145,32 @@ static inline void avc_bucket_unlock(struct avc_locks *l, unsigned int idx,
 }
 
 /*
+ * The update side of every bucket at once, for the locked modes only: the
+ * global lock, for writing.  (In rcu mode there is no such lock: each
+ * bucket is locked on its own.)
+ */
+static inline unsigned long avc_table_lock(struct avc_locks *l)
+	__acquires(avc_table)
+{
+	unsigned long flags;
+
+	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_lock_irqsave(&l->global.spin, flags);
+	else
+		write_lock_irqsave(&l->global.rw, flags);
+	return flags;
+}
+
+static inline void avc_table_unlock(struct avc_locks *l, unsigned long flags)
+	__releases(avc_table)
+{
+	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+		spin_unlock_irqrestore(&l->global.spin, flags);
+	else
+		write_unlock_irqrestore(&l->global.rw, flags);
+}
+
+/*
  * avc_bucket_trylock(): take the update side of bucket @idx if it is free
  * (true), without waiting; the reclaimer may be in interrupt context.  A
  * macro, so that sparse sees each conditional acquisition where it is

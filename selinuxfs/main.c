@@ -25,9 +25,19 @@ module_param(sync, charp, 0444);
 MODULE_PARM_DESC(sync,
 		 "lookup serialisation: rcu (lockless, default), spinlock (one global lock, the pre-2004 design) or rwlock (one global reader/writer lock)");
 
+static char *reclaim = "lru";
+module_param(reclaim, charp, 0444);
+MODULE_PARM_DESC(reclaim,
+		 "which entries a reclaim evicts: lru (CLOCK, an approximation of least recently used, default), fifo (oldest first) or newest (newest first, as upstream)");
+
+static uint hash_seed;
+module_param(hash_seed, uint, 0444);
+MODULE_PARM_DESC(hash_seed,
+		 "hash seed; 0 (default) for a random one; fixed, the buckets of keys and so reclaim are reproducible (tests, replays)");
+
 static int __init avc_rcu_init(void)
 {
-	enum avc_sync mode;
+	struct avc_rcu_config cfg = { .slots = slots, .hash_seed = hash_seed };
 	int err;
 
 	if (slots < AVC_RCU_SLOTS_MIN || slots > AVC_RCU_SLOTS_MAX ||
@@ -36,12 +46,16 @@ static int __init avc_rcu_init(void)
 		       slots, AVC_RCU_SLOTS_MIN, AVC_RCU_SLOTS_MAX);
 		return -EINVAL;
 	}
-	if (avc_sync_parse(sync, &mode)) {
+	if (avc_sync_parse(sync, &cfg.sync)) {
 		pr_err("sync=%s: must be rcu, spinlock or rwlock\n", sync);
 		return -EINVAL;
 	}
+	if (avc_reclaim_parse(reclaim, &cfg.reclaim)) {
+		pr_err("reclaim=%s: must be lru, fifo or newest\n", reclaim);
+		return -EINVAL;
+	}
 
-	err = avc_rcu_setup(slots, mode);
+	err = avc_rcu_setup(&cfg);
 	if (err)
 		return err;
 	err = avcrcufs_init();
@@ -49,8 +63,9 @@ static int __init avc_rcu_init(void)
 		avc_rcu_teardown();
 		return err;
 	}
-	pr_info("%u slots, sync=%s, cache_threshold %u\n", slots,
-		avc_sync_name(mode), avc_cache_threshold(avc_rcu_cache()));
+	pr_info("%u slots, sync=%s, reclaim=%s, cache_threshold %u\n", slots,
+		avc_sync_name(cfg.sync), avc_reclaim_name(cfg.reclaim),
+		avc_cache_threshold(avc_rcu_cache()));
 	return 0;
 }
 

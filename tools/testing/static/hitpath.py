@@ -17,7 +17,12 @@ avc_rcu.ko and fails unless that body:
     through a pointer;
   * never loads the sync-mode variable: the mode test is a static branch,
     and the module's __jump_table has an entry inside the function for
-    avc_sync_locked_key.
+    avc_sync_locked_key, and one for avc_reclaim_lru_key (reclaim=lru's
+    referenced bit);
+  * stores to shared memory at most once, and only the LRU referenced
+    bit: a byte store of 1 to the very byte just tested, reached only by
+    the branch taken when that byte was 0 (the load-test-store of
+    avc_node_touch()), never unconditionally.
 
   hitpath.py MODULE.ko        check the module
   hitpath.py --selftest       check that the checker rejects bad code
@@ -29,7 +34,7 @@ import sys
 
 FUNC = 'avc_cache_has_perm'
 AVD_ARG_REG = 'r9'
-STATIC_KEY = 'avc_sync_locked_key'
+STATIC_KEYS = ('avc_sync_locked_key', 'avc_reclaim_lru_key')
 MODE_VAR = 'avc_sync_mode'
 ALLOWED_CALLS = {
     '__fentry__', '__rcu_read_lock', '__rcu_read_unlock', '__stack_chk_fail',
@@ -105,6 +110,63 @@ def parse_function(listing, func):
     return insns, relocs
 
 
+BIT_STORE_RE = re.compile(r'^movb \$0x1,(\S+)$')
+JCC_RE = re.compile(r'^(j[a-z]+) +([0-9a-f]+)\b')
+
+
+def norm(text):
+    return ' '.join(text.split())
+
+
+def tests_byte_zero(insns, j, mem):
+    """Whether the instructions before insns[j] (a conditional jump) set
+    the flags from 'is the byte at mem zero': cmpb $0x0,mem, or a
+    test of a register loaded from mem by the instruction before."""
+    if j < 1:
+        return False
+    prev = norm(insns[j - 1][1])
+    if prev in ('cmpb $0x0,%s' % mem,):
+        return True
+    m = re.match(r'^test %(\w+),%(\w+)$', prev)
+    if not m or m.group(1) != m.group(2) or j < 2:
+        return False
+    reg = REG64.get(m.group(1))
+    load = re.match(r'^(movzbl|movzbw|movb|movzbq) (\S+),%(\w+)$',
+                    norm(insns[j - 2][1]))
+    return bool(load and load.group(2) == mem and
+                REG64.get(load.group(3)) == reg)
+
+
+def guarded_bit_store(insns, relocs, i):
+    """Whether insns[i] is 'movb $0x1,M' that runs only when the byte at M
+    was just found to be 0.  A jump with a relocation goes elsewhere (its
+    shown target is a placeholder)."""
+    addr = insns[i][0]
+    m = BIT_STORE_RE.match(norm(insns[i][1]))
+    if not m:
+        return False
+    mem = m.group(1)
+    after = insns[i + 1][0] if i + 1 < len(insns) else addr + 1
+    ends = [a for a, _ in insns[1:]] + [insns[-1][0] + 16]
+    jumps = [(j, JCC_RE.match(norm(t))) for j, (_, t) in enumerate(insns)
+             if not reloc_for(insns[j][0], ends[j] - insns[j][0], relocs)]
+    into = [(j, jm.group(1)) for j, jm in jumps
+            if jm and int(jm.group(2), 16) == addr]
+    prev = norm(insns[i - 1][1]).split(' ')[0] if i else ''
+    if into:
+        # Out of line: every jump to it is "je/jz" after the zero test,
+        # and nothing falls into it.
+        return (prev.startswith('jmp') or prev.startswith('ret')) and \
+            all(op in ('je', 'jz') and tests_byte_zero(insns, j, mem)
+                for j, op in into)
+    # In line: the instruction before skips exactly the store unless the
+    # byte was zero.
+    jm = JCC_RE.match(norm(insns[i - 1][1])) if i else None
+    return bool(jm and jm.group(1) in ('jne', 'jnz') and
+                int(jm.group(2), 16) == after and
+                tests_byte_zero(insns, i - 1, mem))
+
+
 def reloc_for(addr, size_hint, relocs):
     for off in range(addr, addr + size_hint):
         if off in relocs:
@@ -118,12 +180,13 @@ def check_function(insns, relocs):
     if not insns:
         return ['function %s not found' % FUNC]
     avd_regs = {AVD_ARG_REG}
+    bit_stores = 0
     addrs = [a for a, _ in insns] + [insns[-1][0] + 16]
     for i, (addr, text) in enumerate(insns):
         size = addrs[i + 1] - addr
         rel = reloc_for(addr, size, relocs)
         parts = text.split(None, 1)
-        if not parts:
+        if not parts or 'nop' in text:
             continue
         mnem = parts[0]
         if mnem in ('lock', 'rep', 'repz', 'repnz', 'notrack', 'bnd',
@@ -190,18 +253,22 @@ def check_function(insns, relocs):
             continue
         if b in avd_regs:
             continue
+        if guarded_bit_store(insns, relocs, i):
+            bit_stores += 1
+            if bit_stores == 1:
+                continue
         problems.append('%x: store to shared memory: %s' % (addr, text))
     return problems
 
 
-def check_jump_table(ko, start, end):
+def check_jump_table(ko, start, end, static_key):
     out = subprocess.run(['objdump', '-r', '-j', '__jump_table', ko],
                          check=True, capture_output=True, text=True).stdout
     rows = [l.split() for l in out.splitlines() if 'R_X86_64' in l]
     for i in range(0, len(rows) - 2, 3):
         code, key = rows[i][2], rows[i + 2][2]
         m = re.match(r'\.text\+0x([0-9a-f]+)$', code)
-        if m and key.startswith(STATIC_KEY) and \
+        if m and key.startswith(static_key) and \
                 start <= int(m.group(1), 16) < end:
             return True
     return False
@@ -213,8 +280,10 @@ def check_module(ko):
                              text=True).stdout
     insns, relocs = parse_function(listing, FUNC)
     problems = check_function(insns, relocs)
-    if insns and not check_jump_table(ko, insns[0][0], insns[-1][0] + 1):
-        problems.append('no static branch on %s in %s' % (STATIC_KEY, FUNC))
+    for key in STATIC_KEYS:
+        if insns and not check_jump_table(ko, insns[0][0], insns[-1][0] + 1,
+                                          key):
+            problems.append('no static branch on %s in %s' % (key, FUNC))
     return insns, problems
 
 
@@ -232,10 +301,18 @@ GOOD = """\
  7f6:	mov    0x1c(%rax),%rdx
  7fa:	mov    %rdx,(%r12)
  802:	mov    %rdx,0x8(%r12)
+ 806:	xchg   %ax,%ax
+ 808:	movzbl 0x1a(%rax),%edx
+ 80c:	test   %dl,%dl
+ 80e:	je     85a <avc_cache_has_perm+0x14a>
+ 810:	call   815 <avc_cache_has_perm+0x112>
+			811: R_X86_64_PLT32	__rcu_read_unlock-0x4
  814:	mov    0x10(%rbp),%rax
  818:	incl   %gs:(%rax)
  847:	jmp    84c <avc_cache_has_perm+0x13c>
 			848: R_X86_64_PLT32	__x86_return_thunk-0x4
+ 85a:	movb   $0x1,0x1a(%rax)
+ 85e:	jmp    810 <avc_cache_has_perm+0x10d>
  870:	call   30 <avc_miss>
 			871: R_X86_64_PLT32	avc_miss-0x4
  875:	ret
@@ -257,6 +334,23 @@ BAD = {
                        '\t\t\t801: R_X86_64_PLT32\t_raw_spin_lock-0x4\n',
     'sync mode read': ' 800:\tmov    0x0(%rip),%eax\n'
                       '\t\t\t802: R_X86_64_PC32\tavc_sync_mode-0x4\n',
+    'unconditional referenced-bit store': ' 800:\tmovb   $0x1,0x1a(%rax)\n',
+    'bit store after the wrong test': ' 86a:\tmovzbl 0x1b(%rax),%edx\n'
+                                      ' 86c:\ttest   %dl,%dl\n'
+                                      ' 86e:\tjne    878 <x>\n'
+                                      ' 870:\tmovb   $0x1,0x1a(%rax)\n'
+                                      ' 874:\tnop\n',
+    'bit store on the referenced branch': ' 86a:\tmovzbl 0x1a(%rax),%edx\n'
+                                          ' 86c:\ttest   %dl,%dl\n'
+                                          ' 86e:\tje     874 <x>\n'
+                                          ' 870:\tmovb   $0x1,0x1a(%rax)\n'
+                                          ' 874:\tnop\n',
+    'second bit store': ' 86a:\tmovzbl 0x1a(%rax),%edx\n'
+                        ' 86c:\ttest   %dl,%dl\n'
+                        ' 86e:\tjne    874 <x>\n'
+                        ' 870:\tmovb   $0x1,0x1a(%rax)\n'
+                        ' 874:\tnop\n',
+    'bit store reached by fall-through too': ' 859:\tmov    %eax,%eax\n',
 }
 
 
@@ -269,7 +363,15 @@ def selftest():
            '' if not problems else ': ' + '; '.join(problems)))
     failures += bool(problems)
     for name, snippet in BAD.items():
-        listing = GOOD.replace(' 875:\tret\n', snippet + ' 875:\tret\n')
+        if name == 'bit store reached by fall-through too':
+            # in place of the jmp before the out-of-line store
+            listing = GOOD.replace(
+                ' 847:\tjmp    84c <avc_cache_has_perm+0x13c>\n'
+                '\t\t\t848: R_X86_64_PLT32\t__x86_return_thunk-0x4\n',
+                snippet)
+        else:
+            listing = GOOD.replace(' 875:\tret\n',
+                                   snippet + ' 875:\tret\n')
         insns, relocs = parse_function(listing, FUNC)
         problems = check_function(insns, relocs)
         print('%s - rejects %s' % ('ok' if problems else 'not ok', name))
@@ -288,9 +390,9 @@ def main():
         print('hitpath: %s: %s' % (FUNC, p))
     if problems:
         return 1
-    print('hitpath: %s: %d instructions, no atomic RMW, no shared store, '
-          'no indirect call, sync mode behind a static branch' %
-          (FUNC, len(insns)))
+    print('hitpath: %s: %d instructions, no atomic RMW, no indirect call, '
+          'no shared store but the guarded referenced bit, sync mode and '
+          'LRU behind static branches' % (FUNC, len(insns)))
     return 0
 
 
