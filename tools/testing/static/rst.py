@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Parse every RST file under Documentation/ with docutils and fail on any
 warning or error: broken tables, bad indentation, unknown references.
