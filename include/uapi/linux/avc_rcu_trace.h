@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * avc_rcu: the AVC trace format, shared by the recorder, the synthetic
+ * stream generator, the replay module and the replay tools.
+ *
+ * A trace is a header and then fixed-size records, every field
+ * little-endian, nothing between them and nothing after the last:
+ *
+ *	struct avc_trace_header    (32 bytes)
+ *	struct avc_trace_record    (24 bytes) x header.nrecords
+ *
+ * A record is an event the cache must see: a lookup of a key, or a reset
+ * of the whole cache (a policy load or a boolean change, after which the
+ * kernel's AVC is empty), or an in-place update of one entry.  seq numbers
+ * the events of the capture, from 0, without gaps: a gap means events were
+ * lost, and a reader refuses such a trace.
+ */
+#ifndef _UAPI_LINUX_AVC_RCU_TRACE_H
+#define _UAPI_LINUX_AVC_RCU_TRACE_H
+
+#include <linux/types.h>
+
+#define AVC_TRACE_MAGIC		"AVCTRACE"	/* 8 bytes, no NUL */
+#define AVC_TRACE_VERSION	1
+
+/**
+ * struct avc_trace_header - the start of a trace
+ * @magic: AVC_TRACE_MAGIC
+ * @version: AVC_TRACE_VERSION
+ * @record_size: sizeof(struct avc_trace_record), 24
+ * @nrecords: records that follow
+ * @flags: 0; readers refuse other values
+ * @reserved: 0
+ */
+struct avc_trace_header {
+	char magic[8];
+	__le32 version;
+	__le32 record_size;
+	__le64 nrecords;
+	__le32 flags;
+	__le32 reserved;
+};
+
+enum avc_trace_kind {
+	AVC_TRACE_LOOKUP = 0,	/* a decision asked for (ssid, tsid, tclass) */
+	AVC_TRACE_RESET = 1,	/* the whole cache emptied (policy load...) */
+	AVC_TRACE_UPDATE = 2,	/* one entry's decision changed in place */
+};
+
+/**
+ * struct avc_trace_record - one event
+ * @seq: the event's number in the capture, from 0, without gaps
+ * @ssid: source SID (lookups and updates)
+ * @tsid: target SID (lookups and updates)
+ * @requested: permissions asked for, where the probe site has them, else 0
+ * @tclass: target class (lookups and updates)
+ * @cpu: the CPU the event happened on (modulo 65536)
+ * @kind: an enum avc_trace_kind
+ * @reserved: 0
+ */
+struct avc_trace_record {
+	__le32 seq;
+	__le32 ssid;
+	__le32 tsid;
+	__le32 requested;
+	__le16 tclass;
+	__le16 cpu;
+	__u8 kind;
+	__u8 reserved[3];
+};
+
+#endif /* _UAPI_LINUX_AVC_RCU_TRACE_H */
