@@ -37,12 +37,14 @@ ubench() {	# variant sync threads
 	echo "BENCH variant=$1 sync=$3 path=syscall op=access threads=$2 rate=${rate}K"
 }
 
-run_variant() {	# ko variant syncs...
+run_variant() {	# ko variant "params" syncs...
 	ko=$1
 	variant=$2
-	shift 2
+	params=$3
+	shift 3
 	for sync in "$@"; do
-		insmod "$ko" sync="$sync"
+		# shellcheck disable=SC2086
+		insmod "$ko" sync="$sync" $params
 		mount -t avcrcufs avcrcufs $F
 		for t in $threads; do
 			kbench "$variant" "$sync" hit "$t" warm-up
@@ -71,6 +73,48 @@ for t in $threads; do
 	done
 done
 rmmod avc_rcu
-run_variant avc_rcu.ko std rcu spinlock rwlock
-run_variant avc_rcu-rcuonly.ko rcuonly rcu
+run_variant avc_rcu.ko std "" rcu spinlock rwlock
+run_variant avc_rcu-rcuonly.ko rcuonly "" rcu
+# reclaim=lru's referenced bit against fifo, which has none.
+run_variant avc_rcu.ko fifo reclaim=fifo rcu
+
+# Hit ratios: which entries each reclaim policy keeps, on synthetic key
+# streams replayed single-threaded through avc_rcu_replay.ko, with a fixed
+# hash seed so that every run replays exactly the same evictions.
+sum_stats() {	# lookups hits misses reclaims, summed over CPUs
+	awk 'NR > 1 { l += $1; h += $2; m += $3; r += $5 }
+		END { printf "%d %d %d %d\n", l, h, m, r }' $F/avc/cache_stats
+}
+
+lookups=200000
+[ "$ms" -ge 1000 ] || lookups=20000
+streams="uniform:uniform_8192 zipf0.8:zipf_0.8_16384 zipf1.0:zipf_1.0_16384
+hotscan:hotscan_200_600_100 shift:shift_128_2048_4_60"
+for s in $streams; do
+	# shellcheck disable=SC2046
+	./avc_tracegen -n $lookups -s 1 $(echo "${s#*:}" | tr _ ' ') \
+		>"/tmp/${s%%:*}.trace"
+done
+for policy in lru fifo newest; do
+	insmod avc_rcu.ko reclaim=$policy hash_seed=2004
+	insmod avc_rcu_replay.ko
+	mount -t avcrcufs avcrcufs $F
+	for s in $streams; do
+		for threshold in 64 256 512 1024 4096; do
+			echo "$threshold" >$F/avc/cache_threshold
+			printf 'allow 1 1 1 1\n' >$F/load	# an empty cache
+			set -- $(sum_stats)
+			dd if="/tmp/${s%%:*}.trace" bs=1M \
+				of=/sys/kernel/debug/avc_rcu_replay 2>/dev/null
+			set -- "$@" $(sum_stats)
+			echo "HITRATIO policy=$policy stream=${s%%:*}" \
+				"threshold=$threshold lookups=$(($5 - $1))" \
+				"hits=$(($6 - $2)) misses=$(($7 - $3))" \
+				"reclaims=$(($8 - $4))"
+		done
+	done
+	umount $F
+	rmmod avc_rcu_replay
+	rmmod avc_rcu
+done
 echo BENCH done
