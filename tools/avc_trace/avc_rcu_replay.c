@@ -54,7 +54,7 @@
  * @failed: a bad header or record was seen; later writes are refused
  */
 struct replay {
-	struct mutex lock;
+	struct mutex lock;	/* one write, read or close at a time */
 	struct avc_trace_header hdr;
 	u8 partial[sizeof(struct avc_trace_header)];
 	size_t npartial;

@@ -34,6 +34,7 @@
 #include <linux/avc_rcu_trace.h>
 
 #define PROG	"avc_tracegen"
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static uint64_t rng_state;
 
@@ -100,11 +101,11 @@ static void emit(uint64_t key)
 	r->tsid = htole32(1);
 	r->tclass = htole16(1);
 	r->kind = AVC_TRACE_LOOKUP;
-	if (nout == sizeof(out) / sizeof(out[0]))
+	if (nout == ARRAY_SIZE(out))
 		flush_out();
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fputs("usage: " PROG " [-n LOOKUPS] [-s SEED] uniform KEYS | zipf S KEYS |\n"
 	      "       hotscan HOT PHASE SCAN | shift CORE WINDOW STEP PCT\n",
@@ -125,10 +126,10 @@ int main(int argc, char **argv)
 		else if (opt == 's')
 			seed = num(optarg, "-s");
 		else
-			usage();
+			print_usage();
 	}
 	if (optind >= argc)
-		usage();
+		print_usage();
 	stream = argv[optind++];
 	argc -= optind;
 	argv += optind;
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
 				base++;
 		}
 	} else {
-		usage();
+		print_usage();
 	}
 	flush_out();
 	if (fflush(stdout))
