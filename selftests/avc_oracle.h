@@ -28,7 +28,7 @@
  *
  * avc_oracle_expected() computes the decisions; the policy text is written
  * separately, from the same description (avc_oracle_policy_text() in
- * avc_util.c), so that a mistake in either shows up as a wrong answer.
+ * avc_model.c), so that a mistake in either shows up as a wrong answer.
  */
 #ifndef AVC_ORACLE_H
 #define AVC_ORACLE_H

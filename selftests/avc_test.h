@@ -11,7 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "avc_util.h"
+#include "avc_io.h"
+#include "avc_model.h"
 
 /* Fail (not skip) with a clear message when the module is not mounted. */
 #define AVC_ASSERT_MOUNTED() do {					\

@@ -29,7 +29,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "avc_util.h"
+#include "avc_io.h"
+#include "avc_model.h"
 
 static int die(const char *what, int err)
 {

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the selftest helpers themselves: the strict parsers on
- * crafted good and bad text, the policy model, and the policy text
- * generator (re-parsed by a reference parser written here).  Needs no
- * module: it runs on any host and first in the guest suite.
+ * Unit tests of the selftest helpers themselves (libavc_util.a): the
+ * strict parsers (avc_fileformat.c) on crafted good and bad text, the
+ * policy model and the policy text generator (avc_model.c, re-parsed by a
+ * reference parser written here), the PRNG.  Needs no module: it runs on
+ * any host and first in the guest suite.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "avc_util.h"
+#include "avc_fileformat.h"
+#include "avc_io.h"
+#include "avc_model.h"
 #include "kselftest_harness.h"
 
 /* The parsers on NUL terminated text. */
