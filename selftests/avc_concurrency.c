@@ -139,8 +139,8 @@ static void *stats_reader(void *arg)
 {
 	struct timespec pause = { 0, 2000000 };
 	struct shared *sh = arg;
-	struct avc_cache_stats cs;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs;
+	struct avc_hash_stats_file hs;
 	char text[256];
 	ssize_t len;
 	int ret;
@@ -268,8 +268,8 @@ TEST_F_TIMEOUT(conc, readers_vs_reload_and_threshold, 600)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long secs = avc_env_long("AVC_STRESS_SECONDS", 3);
-	struct avc_cache_stats cs;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs;
+	struct avc_hash_stats_file hs;
 	struct reader_arg *ra;
 	pthread_t *rt, lt, tt, st;
 	struct shared *sh;

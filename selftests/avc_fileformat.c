@@ -90,7 +90,7 @@ static int scan_hex(const char **p, const char *end, __u32 *val)
 }
 
 int avc_parse_hash_stats(const char *text, size_t len,
-			 struct avc_hash_stats *hs)
+			 struct avc_hash_stats_file *hs)
 {
 	const char *p = text, *end = text + len;
 
@@ -108,7 +108,7 @@ int avc_parse_hash_stats(const char *text, size_t len,
 }
 
 int avc_parse_cache_stats(const char *text, size_t len,
-			  struct avc_cache_stats *cs)
+			  struct avc_cache_stats_sum *cs)
 {
 	const char *p = text, *end = text + len;
 	__u64 v;
@@ -187,8 +187,8 @@ int avc_parse_cpu_list(const char *text, size_t len, unsigned int *count)
 	return 0;
 }
 
-__u32 avc_stat_delta(const struct avc_cache_stats *a,
-		     const struct avc_cache_stats *b, enum avc_stat col)
+__u32 avc_stat_delta(const struct avc_cache_stats_sum *a,
+		     const struct avc_cache_stats_sum *b, enum avc_stat col)
 {
 	return b->sum[col] - a->sum[col];
 }

@@ -17,6 +17,12 @@
 
 #include <linux/avc_rcu.h>
 
+/*
+ * The types here describe the files as userspace reads them; the kernel
+ * core's struct avc_hash_stats and struct avc_cache_stats (avc/avc.h) have
+ * other layouts, hence other names.
+ */
+
 #define AVC_NR_STATS	AVC_RCU_CACHE_STATS_FIELDS
 
 /* Columns of avc/cache_stats, in file order. */
@@ -29,7 +35,8 @@ enum avc_stat {
 	AVC_FREES,
 };
 
-struct avc_hash_stats {
+/* avc/hash_stats, field by field. */
+struct avc_hash_stats_file {
 	long entries;
 	long used;
 	long slots;
@@ -40,7 +47,7 @@ struct avc_hash_stats {
  * avc/cache_stats summed over its rows.  The per-CPU counters are 32 bits
  * and wrap, so sums and differences are taken modulo 2^32.
  */
-struct avc_cache_stats {
+struct avc_cache_stats_sum {
 	unsigned int rows;
 	__u32 sum[AVC_NR_STATS];
 };
@@ -57,9 +64,9 @@ struct avc_reply {
 
 /* Strict parsers: 0 or -EINVAL.  @len is the length of @text. */
 int avc_parse_hash_stats(const char *text, size_t len,
-			 struct avc_hash_stats *hs);
+			 struct avc_hash_stats_file *hs);
 int avc_parse_cache_stats(const char *text, size_t len,
-			  struct avc_cache_stats *cs);
+			  struct avc_cache_stats_sum *cs);
 int avc_parse_reply(const char *text, size_t len, struct avc_reply *r);
 /* "N\n", N a decimal u32 without leading zeros. */
 int avc_parse_u32_line(const char *text, size_t len, __u32 *val);
@@ -67,7 +74,7 @@ int avc_parse_u32_line(const char *text, size_t len, __u32 *val);
 int avc_parse_cpu_list(const char *text, size_t len, unsigned int *count);
 
 /* b - a per column, modulo 2^32. */
-__u32 avc_stat_delta(const struct avc_cache_stats *a,
-		     const struct avc_cache_stats *b, enum avc_stat col);
+__u32 avc_stat_delta(const struct avc_cache_stats_sum *a,
+		     const struct avc_cache_stats_sum *b, enum avc_stat col);
 
 #endif /* AVC_FILEFORMAT_H */

@@ -155,7 +155,7 @@ int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off)
 	return ret;
 }
 
-int avc_read_hash_stats(struct avc_hash_stats *hs)
+int avc_read_hash_stats(struct avc_hash_stats_file *hs)
 {
 	char *text;
 	ssize_t len;
@@ -169,7 +169,7 @@ int avc_read_hash_stats(struct avc_hash_stats *hs)
 	return ret;
 }
 
-int avc_read_cache_stats(struct avc_cache_stats *cs)
+int avc_read_cache_stats(struct avc_cache_stats_sum *cs)
 {
 	char *text;
 	ssize_t len;
@@ -303,8 +303,8 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
-int avc_wait_quiescent(int timeout_ms, struct avc_hash_stats *hs,
-		       struct avc_cache_stats *cs)
+int avc_wait_quiescent(int timeout_ms, struct avc_hash_stats_file *hs,
+		       struct avc_cache_stats_sum *cs)
 {
 	__u64 deadline = avc_now_ms() + (__u64)timeout_ms;
 	long last = -1;

@@ -58,8 +58,8 @@ ssize_t avc_read_once(const char *rel, char *buf, size_t size);
  */
 int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off);
 
-int avc_read_hash_stats(struct avc_hash_stats *hs);
-int avc_read_cache_stats(struct avc_cache_stats *cs);
+int avc_read_hash_stats(struct avc_hash_stats_file *hs);
+int avc_read_cache_stats(struct avc_cache_stats_sum *cs);
 int avc_read_seqno(__u32 *seqno);
 int avc_read_threshold(__u32 *val);
 /* Writes the decimal value with a trailing newline. */
@@ -86,8 +86,8 @@ int avc_load_policy(const char *text, size_t len);
  * or timeout_ms passes.  0 with the last stats, -ETIMEDOUT (stats still
  * filled in), or -errno.
  */
-int avc_wait_quiescent(int timeout_ms, struct avc_hash_stats *hs,
-		       struct avc_cache_stats *cs);
+int avc_wait_quiescent(int timeout_ms, struct avc_hash_stats_file *hs,
+		       struct avc_cache_stats_sum *cs);
 
 /* Clear a capability from the effective set (raw capget/capset). */
 int avc_drop_effective_cap(unsigned int cap);

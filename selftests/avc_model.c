@@ -9,7 +9,7 @@
 
 #include "avc_model.h"
 
-void avc_policy_add(struct avc_policy *p, enum avc_rule_kind kind,
+void avc_policy_add(struct avc_policy *p, enum avc_model_rule_kind kind,
 		    __u32 ssid, __u32 tsid, __u32 tclass,
 		    __u32 perms)
 {
@@ -19,7 +19,7 @@ void avc_policy_add(struct avc_policy *p, enum avc_rule_kind kind,
 		if (!p->rules)
 			abort();
 	}
-	p->rules[p->nr++] = (struct avc_rule){
+	p->rules[p->nr++] = (struct avc_model_rule){
 		.kind = kind, .ssid = ssid, .tsid = tsid,
 		.tclass = tclass, .perms = perms,
 	};
@@ -39,18 +39,18 @@ void avc_policy_decide(const struct avc_policy *p, __u32 ssid,
 
 	memset(d, 0, sizeof(*d));
 	for (i = 0; i < p->nr; i++) {
-		const struct avc_rule *r = &p->rules[i];
+		const struct avc_model_rule *r = &p->rules[i];
 
-		if (r->kind == AVC_RULE_PERMISSIVE) {
+		if (r->kind == AVC_MODEL_PERMISSIVE) {
 			if (r->ssid == ssid)
 				d->flags |= AVC_RCU_DECISION_PERMISSIVE;
 			continue;
 		}
 		if (r->ssid != ssid || r->tsid != tsid || r->tclass != tclass)
 			continue;
-		if (r->kind == AVC_RULE_ALLOW)
+		if (r->kind == AVC_MODEL_ALLOW)
 			d->allowed |= r->perms;
-		else if (r->kind == AVC_RULE_AUDITALLOW)
+		else if (r->kind == AVC_MODEL_AUDITALLOW)
 			d->auditallow |= r->perms;
 		else
 			dontaudit |= r->perms;
@@ -59,10 +59,10 @@ void avc_policy_decide(const struct avc_policy *p, __u32 ssid,
 }
 
 static const char * const avc_keywords[] = {
-	[AVC_RULE_ALLOW] = "allow",
-	[AVC_RULE_AUDITALLOW] = "auditallow",
-	[AVC_RULE_DONTAUDIT] = "dontaudit",
-	[AVC_RULE_PERMISSIVE] = "permissive",
+	[AVC_MODEL_ALLOW] = "allow",
+	[AVC_MODEL_AUDITALLOW] = "auditallow",
+	[AVC_MODEL_DONTAUDIT] = "dontaudit",
+	[AVC_MODEL_PERMISSIVE] = "permissive",
 };
 
 /* One number, in decimal or hex with either case of digits. */
@@ -96,7 +96,7 @@ void avc_policy_render(const struct avc_policy *p, __u64 *rng,
 	size_t i;
 
 	for (i = 0; i < p->nr; i++) {
-		const struct avc_rule *r = &p->rules[i];
+		const struct avc_model_rule *r = &p->rules[i];
 		__u64 dice = rng ? avc_rand(rng) % 16 : 15;
 
 		if (dice == 0)
@@ -110,7 +110,7 @@ void avc_policy_render(const struct avc_policy *p, __u64 *rng,
 		avc_buf_printf(out, "%s", avc_keywords[r->kind]);
 		render_sep(out, rng);
 		render_num(out, rng, r->ssid);
-		if (r->kind != AVC_RULE_PERMISSIVE) {
+		if (r->kind != AVC_MODEL_PERMISSIVE) {
 			render_sep(out, rng);
 			render_num(out, rng, r->tsid);
 			render_sep(out, rng);

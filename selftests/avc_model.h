@@ -17,15 +17,19 @@
 
 /* struct avc_decision, a decision without its seqno: avc_oracle.h. */
 
-enum avc_rule_kind {
-	AVC_RULE_ALLOW,
-	AVC_RULE_AUDITALLOW,
-	AVC_RULE_DONTAUDIT,
-	AVC_RULE_PERMISSIVE,
+/*
+ * One rule of the model, as written in the policy text.  Not the kernel's
+ * struct avc_rule (avc/policydb.h: every rule of one key, OR-ed together).
+ */
+enum avc_model_rule_kind {
+	AVC_MODEL_ALLOW,
+	AVC_MODEL_AUDITALLOW,
+	AVC_MODEL_DONTAUDIT,
+	AVC_MODEL_PERMISSIVE,
 };
 
-struct avc_rule {
-	enum avc_rule_kind kind;
+struct avc_model_rule {
+	enum avc_model_rule_kind kind;
 	__u32 ssid;
 	__u32 tsid;
 	__u32 tclass;
@@ -33,12 +37,12 @@ struct avc_rule {
 };
 
 struct avc_policy {
-	struct avc_rule *rules;
+	struct avc_model_rule *rules;
 	size_t nr;
 	size_t cap;
 };
 
-void avc_policy_add(struct avc_policy *p, enum avc_rule_kind kind,
+void avc_policy_add(struct avc_policy *p, enum avc_model_rule_kind kind,
 		    __u32 ssid, __u32 tsid, __u32 tclass,
 		    __u32 perms);
 void avc_policy_free(struct avc_policy *p);

@@ -66,8 +66,8 @@ FIXTURE_TEARDOWN(rec)
 
 TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 {
-	struct avc_cache_stats cs0, cs1;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs0, cs1;
+	struct avc_hash_stats_file hs;
 	__u64 seed = avc_seed(), rng = seed;
 	__u32 *order, alloc_d, free_d, recl_d;
 	long max_entries = 0;
@@ -125,8 +125,8 @@ TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 TEST_F_TIMEOUT(rec, raise_then_lower, 600)
 {
 	const __u32 grow = 2000;
-	struct avc_cache_stats cs0, cs1, cs2, cs3;
-	struct avc_hash_stats hs0, hs1, hs2;
+	struct avc_cache_stats_sum cs0, cs1, cs2, cs3;
+	struct avc_hash_stats_file hs0, hs1, hs2;
 	__u32 s;
 
 	/* Fill up to the small threshold first. */
@@ -171,7 +171,7 @@ TEST_F_TIMEOUT(rec, raise_then_lower, 600)
 
 TEST_F_TIMEOUT(rec, threshold_one, 300)
 {
-	struct avc_hash_stats hs;
+	struct avc_hash_stats_file hs;
 	__u32 s;
 
 	AVC_OK(avc_write_threshold(1));

@@ -73,8 +73,8 @@
 /* Wait for allocations - frees == entries; fail after timeout_ms. */
 #define AVC_QUIESCE(timeout_ms, hs, cs) do {				\
 	int __ms = (timeout_ms);					\
-	struct avc_hash_stats *__hs = (hs);				\
-	struct avc_cache_stats *__cs = (cs);				\
+	struct avc_hash_stats_file *__hs = (hs);			\
+	struct avc_cache_stats_sum *__cs = (cs);			\
 	int __w = avc_wait_quiescent(__ms, __hs, __cs);			\
 	ASSERT_EQ(0, __w)						\
 		TH_LOG("not quiescent after %d ms: %s; entries %ld, "	\
