@@ -235,7 +235,7 @@ static void *reader_thread(void *arg)
 }
 
 FIXTURE(conc) {
-	__u32 saved;
+	struct avc_saved_threshold thr;
 };
 
 FIXTURE_VARIANT(conc) {
@@ -255,13 +255,12 @@ FIXTURE_VARIANT_ADD(conc, sparse) {
 FIXTURE_SETUP(conc)
 {
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved));
+	AVC_SAVE_THRESHOLD(&self->thr);
 }
 
 FIXTURE_TEARDOWN(conc)
 {
-	if (self->saved)
-		EXPECT_EQ(0, avc_write_threshold(self->saved));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 TEST_F_TIMEOUT(conc, readers_vs_reload_and_threshold, 600)

@@ -21,20 +21,19 @@
 #define FUNC_THRESHOLD	4096
 
 FIXTURE(avc) {
-	__u32 saved_threshold;
+	struct avc_saved_threshold thr;
 };
 
 FIXTURE_SETUP(avc)
 {
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved_threshold));
+	AVC_SAVE_THRESHOLD(&self->thr);
 	AVC_OK(avc_write_threshold(FUNC_THRESHOLD));
 }
 
 FIXTURE_TEARDOWN(avc)
 {
-	if (self->saved_threshold)
-		EXPECT_EQ(0, avc_write_threshold(self->saved_threshold));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 /* The same for a string literal. */

@@ -25,20 +25,19 @@
 #define THRESHOLD	4096
 
 FIXTURE(pol) {
-	__u32 saved;
+	struct avc_saved_threshold thr;
 };
 
 FIXTURE_SETUP(pol)
 {
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved));
+	AVC_SAVE_THRESHOLD(&self->thr);
 	AVC_OK(avc_write_threshold(THRESHOLD));
 }
 
 FIXTURE_TEARDOWN(pol)
 {
-	if (self->saved)
-		EXPECT_EQ(0, avc_write_threshold(self->saved));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 #define LOAD_BUF(buf, seq_out) do {					\

@@ -24,7 +24,7 @@
 #define TCLASS		5
 
 FIXTURE(rec) {
-	__u32 saved;
+	struct avc_saved_threshold thr;
 	__u32 seq;
 };
 
@@ -40,7 +40,7 @@ FIXTURE_SETUP(rec)
 	__u32 s;
 
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved));
+	AVC_SAVE_THRESHOLD(&self->thr);
 	for (s = 1; s <= WS; s++)
 		avc_buf_printf(&text, "allow %u %u %u 0x%x\n", s, TSID,
 			       TCLASS, perms_of(s));
@@ -51,8 +51,7 @@ FIXTURE_SETUP(rec)
 
 FIXTURE_TEARDOWN(rec)
 {
-	if (self->saved)
-		EXPECT_EQ(0, avc_write_threshold(self->saved));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 /* Query ssid s (tsid t) and check the answer. */
