@@ -455,13 +455,6 @@ __u64 avc_rand(__u64 *state)
 	return avc_splitmix64(state);
 }
 
-__u32 avc_rand_range(__u64 *state, __u32 lo, __u32 hi)
-{
-	__u64 span = (__u64)hi - lo + 1;
-
-	return lo + (__u32)(avc_rand(state) % span);
-}
-
 void avc_buf_printf(struct avc_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -114,9 +114,10 @@ __u64 avc_seed(void);
 
 /* splitmix64, a small PRNG with a 64-bit state. */
 __u64 avc_rand(__u64 *state);
-/* Uniform in [lo, hi]. */
-__u32 avc_rand_range(__u64 *state, __u32 lo, __u32 hi);
-/* avc_mix(), a well-mixed function for oracles: avc_oracle.h. */
+/*
+ * avc_rand_range(), a number in [lo, hi] from the same PRNG, and avc_mix(),
+ * a well-mixed function for oracles: avc_oracle.h.
+ */
 
 /* A growable text buffer. */
 struct avc_buf {
