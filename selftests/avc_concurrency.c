@@ -139,8 +139,8 @@ static void *stats_reader(void *arg)
 {
 	struct timespec pause = { 0, 2000000 };
 	struct shared *sh = arg;
-	struct avc_cache_stats cs;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs;
+	struct avc_hash_stats_file hs;
 	char text[256];
 	ssize_t len;
 	int ret;
@@ -235,7 +235,7 @@ static void *reader_thread(void *arg)
 }
 
 FIXTURE(conc) {
-	__u32 saved;
+	struct avc_saved_threshold thr;
 };
 
 FIXTURE_VARIANT(conc) {
@@ -255,21 +255,20 @@ FIXTURE_VARIANT_ADD(conc, sparse) {
 FIXTURE_SETUP(conc)
 {
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved));
+	AVC_SAVE_THRESHOLD(&self->thr);
 }
 
 FIXTURE_TEARDOWN(conc)
 {
-	if (self->saved)
-		EXPECT_EQ(0, avc_write_threshold(self->saved));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 TEST_F_TIMEOUT(conc, readers_vs_reload_and_threshold, 600)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long secs = avc_env_long("AVC_STRESS_SECONDS", 3);
-	struct avc_cache_stats cs;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs;
+	struct avc_hash_stats_file hs;
 	struct reader_arg *ra;
 	pthread_t *rt, lt, tt, st;
 	struct shared *sh;

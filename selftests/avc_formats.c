@@ -35,8 +35,8 @@ FIXTURE(fmt) {
 FIXTURE_SETUP(fmt)
 {
 	static const char text[] = "allow 1 2 3 0x7\nallow 2 2 3 0x1\n";
-	struct avc_cache_stats cs;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs;
+	struct avc_hash_stats_file hs;
 	struct avc_reply r;
 	__u32 i;
 
@@ -89,7 +89,7 @@ TEST_F(fmt, modes_and_magic)
 TEST_F(fmt, hash_stats)
 {
 	long want_slots = avc_env_long("AVC_RCU_SLOTS", 0);
-	struct avc_hash_stats hs;
+	struct avc_hash_stats_file hs;
 	char *text;
 	ssize_t len;
 
@@ -124,7 +124,7 @@ TEST_F(fmt, hash_stats)
 
 TEST_F(fmt, cache_stats)
 {
-	struct avc_cache_stats cs;
+	struct avc_cache_stats_sum cs;
 	unsigned int cpus;
 	char *text, *row;
 	ssize_t len;

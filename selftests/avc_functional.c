@@ -21,20 +21,19 @@
 #define FUNC_THRESHOLD	4096
 
 FIXTURE(avc) {
-	__u32 saved_threshold;
+	struct avc_saved_threshold thr;
 };
 
 FIXTURE_SETUP(avc)
 {
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved_threshold));
+	AVC_SAVE_THRESHOLD(&self->thr);
 	AVC_OK(avc_write_threshold(FUNC_THRESHOLD));
 }
 
 FIXTURE_TEARDOWN(avc)
 {
-	if (self->saved_threshold)
-		EXPECT_EQ(0, avc_write_threshold(self->saved_threshold));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 /* The same for a string literal. */
@@ -52,17 +51,17 @@ TEST_F_TIMEOUT(avc, miss_then_hit, 120)
 		{ 100, 200, 3 },	/* has rules */
 		{ 100, 201, 3 },	/* has none */
 	};
-	struct avc_hash_stats hs0, hs1, hs2;
-	struct avc_cache_stats cs0, cs1, cs2;
+	struct avc_hash_stats_file hs0, hs1, hs2;
+	struct avc_cache_stats_sum cs0, cs1, cs2;
 	struct avc_reply r1, r2;
 	struct avc_decision d;
 	struct avc_policy p = { 0 };
 	__u32 seq;
 	size_t i;
 
-	avc_policy_add(&p, AVC_RULE_ALLOW, 100, 200, 3, 0x7);
-	avc_policy_add(&p, AVC_RULE_AUDITALLOW, 100, 200, 3, 0x4);
-	avc_policy_add(&p, AVC_RULE_DONTAUDIT, 100, 200, 3, 0x10);
+	avc_policy_add(&p, AVC_MODEL_ALLOW, 100, 200, 3, 0x7);
+	avc_policy_add(&p, AVC_MODEL_AUDITALLOW, 100, 200, 3, 0x4);
+	avc_policy_add(&p, AVC_MODEL_DONTAUDIT, 100, 200, 3, 0x10);
 	AVC_LOAD(small_policy, sizeof(small_policy) - 1, &seq);
 
 	for (i = 0; i < ARRAY_LEN(keys); i++) {
@@ -146,18 +145,18 @@ static void random_policy(__u64 *rng, struct avc_policy *p,
 		const struct key *k = &hot[i < NR_HOT ? i :
 					   avc_rand(rng) % NR_HOT];
 		__u64 dice = avc_rand(rng) % 10;
-		enum avc_rule_kind kind;
+		enum avc_model_rule_kind kind;
 
 		if (dice < 5)
-			kind = AVC_RULE_ALLOW;
+			kind = AVC_MODEL_ALLOW;
 		else if (dice < 7)
-			kind = AVC_RULE_AUDITALLOW;
+			kind = AVC_MODEL_AUDITALLOW;
 		else if (dice < 9)
-			kind = AVC_RULE_DONTAUDIT;
+			kind = AVC_MODEL_DONTAUDIT;
 		else
-			kind = AVC_RULE_PERMISSIVE;
+			kind = AVC_MODEL_PERMISSIVE;
 		avc_policy_add(p, kind, k->ssid, k->tsid, k->tclass,
-			       kind == AVC_RULE_PERMISSIVE ? 0 :
+			       kind == AVC_MODEL_PERMISSIVE ? 0 :
 			       random_perms(rng));
 	}
 }
@@ -210,8 +209,8 @@ TEST_F_TIMEOUT(avc, decisions_match_policy, 300)
 TEST_F_TIMEOUT(avc, lookups_hits_misses, 120)
 {
 	const unsigned int distinct = 300, total = 1000;
-	struct avc_cache_stats cs0, cs1;
-	struct avc_hash_stats hs0, hs1;
+	struct avc_cache_stats_sum cs0, cs1;
+	struct avc_hash_stats_file hs0, hs1;
 	__u64 rng = avc_seed();
 	struct avc_reply r;
 	__u32 seq;
@@ -244,8 +243,8 @@ TEST_F_TIMEOUT(avc, lookups_hits_misses, 120)
 
 TEST_F_TIMEOUT(avc, allocations_frees_entries, 120)
 {
-	struct avc_cache_stats cs0, cs1, cs2;
-	struct avc_hash_stats hs0, hs1, hs2;
+	struct avc_cache_stats_sum cs0, cs1, cs2;
+	struct avc_hash_stats_file hs0, hs1, hs2;
 	__u32 seq, threshold;
 	struct avc_reply r;
 	unsigned int i;
@@ -413,7 +412,7 @@ TEST_F_TIMEOUT(avc, access_reply_format, 120)
  */
 TEST_F_TIMEOUT(avc, access_transactions_on_one_fd, 120)
 {
-	struct avc_cache_stats before, after;
+	struct avc_cache_stats_sum before, after;
 	struct avc_buf pol = { 0 };
 	struct avc_reply r;
 	char req[64], buf[128];
@@ -470,8 +469,8 @@ TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct avc_hash_stats hs;
-		struct avc_cache_stats cs;
+		struct avc_hash_stats_file hs;
+		struct avc_cache_stats_sum cs;
 		__u32 v;
 
 		if (setgid(65534) || setuid(65534))

@@ -6,10 +6,11 @@
  * module returns, whatever its age, can be checked against
  * avc_oracle_expected(key, decision's seqno).
  *
- * Shared by userspace (avc_concurrency, avc_tool torture-load) and by the
- * in-kernel torture module (torture/avc_rcu_torture.c): no libc, only
- * fixed-size types, integer arithmetic and no division by a variable other
- * than the rule_mod the caller chose.
+ * Shared by userspace (avc_concurrency, avc_tool torture-load; the PRNG
+ * helpers by every test) and by the in-kernel torture module
+ * (torture/avc_rcu_torture.c): no libc, only fixed-size types, integer
+ * arithmetic and no division by a variable other than the rule_mod the
+ * caller chose and the span of avc_rand_range().
  *
  * Seqno 0 is the empty policy the module starts with (deny all: allowed 0,
  * auditallow 0, auditdeny all ones, flags 0), so a decision of seqno 0 is
@@ -28,7 +29,7 @@
  *
  * avc_oracle_expected() computes the decisions; the policy text is written
  * separately, from the same description (avc_oracle_policy_text() in
- * avc_util.c), so that a mistake in either shows up as a wrong answer.
+ * avc_model.c), so that a mistake in either shows up as a wrong answer.
  */
 #ifndef AVC_ORACLE_H
 #define AVC_ORACLE_H
@@ -79,6 +80,19 @@ static inline __u64 avc_splitmix64(__u64 *state)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+/*
+ * A number in [lo, hi] (lo <= hi) from avc_splitmix64(), uniform but for
+ * a bias below 2^-32.  The 64-bit modulo is one instruction on x86-64, the
+ * only architecture the module is built for; a 32-bit kernel would need
+ * div64_u64() here.
+ */
+static inline __u32 avc_rand_range(__u64 *state, __u32 lo, __u32 hi)
+{
+	__u64 span = (__u64)hi - lo + 1;
+
+	return lo + (__u32)(avc_splitmix64(state) % span);
 }
 
 /* A well-mixed 32-bit function of its arguments. */

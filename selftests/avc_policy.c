@@ -25,20 +25,19 @@
 #define THRESHOLD	4096
 
 FIXTURE(pol) {
-	__u32 saved;
+	struct avc_saved_threshold thr;
 };
 
 FIXTURE_SETUP(pol)
 {
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved));
+	AVC_SAVE_THRESHOLD(&self->thr);
 	AVC_OK(avc_write_threshold(THRESHOLD));
 }
 
 FIXTURE_TEARDOWN(pol)
 {
-	if (self->saved)
-		EXPECT_EQ(0, avc_write_threshold(self->saved));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 #define LOAD_BUF(buf, seq_out) do {					\
@@ -60,17 +59,17 @@ static void versioned_policy(__u32 v, struct avc_policy *p)
 
 		if (avc_mix(k, v, 0, 0) % 5 == 0)
 			continue;	/* no rules for this key */
-		avc_policy_add(p, AVC_RULE_ALLOW, s, t, c,
+		avc_policy_add(p, AVC_MODEL_ALLOW, s, t, c,
 			       avc_mix(k, v, 1, 0));
 		if (k % 3 == 0)
-			avc_policy_add(p, AVC_RULE_AUDITALLOW, s, t, c,
+			avc_policy_add(p, AVC_MODEL_AUDITALLOW, s, t, c,
 				       avc_mix(k, v, 2, 0));
 		if (k % 4 == 0)
-			avc_policy_add(p, AVC_RULE_DONTAUDIT, s, t, c,
+			avc_policy_add(p, AVC_MODEL_DONTAUDIT, s, t, c,
 				       avc_mix(k, v, 3, 0));
 	}
 	if (v % 2)
-		avc_policy_add(p, AVC_RULE_PERMISSIVE, 3, 0, 0, 0);
+		avc_policy_add(p, AVC_MODEL_PERMISSIVE, 3, 0, 0, 0);
 }
 
 /* Every key of versioned_policy() must answer as p says, under seq. */
@@ -89,8 +88,8 @@ TEST_F_TIMEOUT(pol, reload_flushes, 300)
 {
 	struct avc_policy a = { 0 }, b = { 0 };
 	struct avc_buf ta = { 0 }, tb = { 0 };
-	struct avc_cache_stats cs0, cs1;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs0, cs1;
+	struct avc_hash_stats_file hs;
 	__u32 sa, sb;
 	__u64 rng = avc_seed();
 
@@ -443,7 +442,7 @@ TEST_F(pol, empty_policy_denies_all)
 	static const char comments[] = "# nothing\n\n#allow 31 32 33 0xff\n";
 	struct avc_decision deny = { 0, 0, 0xffffffff, 0 };
 	struct avc_decision d = { 0xff, 0x1, ~0x2U, 1 };
-	struct avc_hash_stats hs;
+	struct avc_hash_stats_file hs;
 	__u32 seq, after;
 
 	AVC_LOAD(text, sizeof(text) - 1, &seq);

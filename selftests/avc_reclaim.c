@@ -24,7 +24,7 @@
 #define TCLASS		5
 
 FIXTURE(rec) {
-	__u32 saved;
+	struct avc_saved_threshold thr;
 	__u32 seq;
 };
 
@@ -40,7 +40,7 @@ FIXTURE_SETUP(rec)
 	__u32 s;
 
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved));
+	AVC_SAVE_THRESHOLD(&self->thr);
 	for (s = 1; s <= WS; s++)
 		avc_buf_printf(&text, "allow %u %u %u 0x%x\n", s, TSID,
 			       TCLASS, perms_of(s));
@@ -51,8 +51,7 @@ FIXTURE_SETUP(rec)
 
 FIXTURE_TEARDOWN(rec)
 {
-	if (self->saved)
-		EXPECT_EQ(0, avc_write_threshold(self->saved));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 /* Query ssid s (tsid t) and check the answer. */
@@ -66,8 +65,8 @@ FIXTURE_TEARDOWN(rec)
 
 TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 {
-	struct avc_cache_stats cs0, cs1;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs0, cs1;
+	struct avc_hash_stats_file hs;
 	__u64 seed = avc_seed(), rng = seed;
 	__u32 *order, alloc_d, free_d, recl_d;
 	long max_entries = 0;
@@ -125,8 +124,8 @@ TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 TEST_F_TIMEOUT(rec, raise_then_lower, 600)
 {
 	const __u32 grow = 2000;
-	struct avc_cache_stats cs0, cs1, cs2, cs3;
-	struct avc_hash_stats hs0, hs1, hs2;
+	struct avc_cache_stats_sum cs0, cs1, cs2, cs3;
+	struct avc_hash_stats_file hs0, hs1, hs2;
 	__u32 s;
 
 	/* Fill up to the small threshold first. */
@@ -171,7 +170,7 @@ TEST_F_TIMEOUT(rec, raise_then_lower, 600)
 
 TEST_F_TIMEOUT(rec, threshold_one, 300)
 {
-	struct avc_hash_stats hs;
+	struct avc_hash_stats_file hs;
 	__u32 s;
 
 	AVC_OK(avc_write_threshold(1));

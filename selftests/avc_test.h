@@ -11,7 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "avc_util.h"
+#include "avc_io.h"
+#include "avc_model.h"
 
 /* Fail (not skip) with a clear message when the module is not mounted. */
 #define AVC_ASSERT_MOUNTED() do {					\
@@ -47,6 +48,41 @@
 		       strerror(__e), __r ? strerror(-__r) : "success"); \
 } while (0)
 
+/*
+ * cache_threshold saved by a fixture's setup and put back by its teardown,
+ * so that no test leaves its threshold to the next:
+ *
+ *	FIXTURE(x) {
+ *		struct avc_saved_threshold thr;
+ *	};
+ *
+ *	FIXTURE_SETUP(x)
+ *	{
+ *		AVC_ASSERT_MOUNTED();
+ *		AVC_SAVE_THRESHOLD(&self->thr);
+ *		(then, if the tests want one, AVC_OK(avc_write_threshold(N)))
+ *	}
+ *
+ *	FIXTURE_TEARDOWN(x)
+ *	{
+ *		AVC_RESTORE_THRESHOLD(&self->thr);
+ *	}
+ *
+ * The harness zeroes the fixture before its setup and 0 is no valid
+ * threshold, so a setup that failed before saving restores nothing.
+ */
+struct avc_saved_threshold {
+	__u32 value;		/* 0: not saved */
+};
+
+#define AVC_SAVE_THRESHOLD(st)	AVC_OK(avc_read_threshold(&(st)->value))
+
+#define AVC_RESTORE_THRESHOLD(st) do {					\
+	const struct avc_saved_threshold *__st = (st);			\
+	if (__st->value)						\
+		EXPECT_EQ(0, avc_write_threshold(__st->value));		\
+} while (0)
+
 /* One access query that must succeed and parse; the reply lands in *r. */
 #define AVC_QUERY(s, t, c, req, r) do {					\
 	__u32 __k[4] = { (s), (t), (c), (req) };			\
@@ -72,8 +108,8 @@
 /* Wait for allocations - frees == entries; fail after timeout_ms. */
 #define AVC_QUIESCE(timeout_ms, hs, cs) do {				\
 	int __ms = (timeout_ms);					\
-	struct avc_hash_stats *__hs = (hs);				\
-	struct avc_cache_stats *__cs = (cs);				\
+	struct avc_hash_stats_file *__hs = (hs);			\
+	struct avc_cache_stats_sum *__cs = (cs);			\
 	int __w = avc_wait_quiescent(__ms, __hs, __cs);			\
 	ASSERT_EQ(0, __w)						\
 		TH_LOG("not quiescent after %d ms: %s; entries %ld, "	\

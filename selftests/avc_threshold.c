@@ -21,19 +21,18 @@
 #define MARK	333
 
 FIXTURE(thr) {
-	__u32 saved;
+	struct avc_saved_threshold thr;
 };
 
 FIXTURE_SETUP(thr)
 {
 	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_read_threshold(&self->saved));
+	AVC_SAVE_THRESHOLD(&self->thr);
 }
 
 FIXTURE_TEARDOWN(thr)
 {
-	if (self->saved)
-		EXPECT_EQ(0, avc_write_threshold(self->saved));
+	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
 static int write_thr(const char *buf, size_t len, off_t off)

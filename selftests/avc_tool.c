@@ -29,7 +29,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "avc_util.h"
+#include "avc_io.h"
+#include "avc_model.h"
 
 static int die(const char *what, int err)
 {
@@ -109,8 +110,8 @@ static int cmd_fill(int argc, char **argv)
 
 static int cmd_state(void)
 {
-	struct avc_cache_stats cs;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs;
+	struct avc_hash_stats_file hs;
 	__u32 seqno, thr;
 	int ret;
 
@@ -138,8 +139,8 @@ static int cmd_state(void)
 static int cmd_quiesce(int argc, char **argv)
 {
 	__u32 ms = 15000;
-	struct avc_cache_stats cs;
-	struct avc_hash_stats hs;
+	struct avc_cache_stats_sum cs;
+	struct avc_hash_stats_file hs;
 	int ret;
 
 	if (argc > 0 && parse_u32(argv[0], &ms))

@@ -1,25 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the selftest helpers themselves: the strict parsers on
- * crafted good and bad text, the policy model, and the policy text
- * generator (re-parsed by a reference parser written here).  Needs no
- * module: it runs on any host and first in the guest suite.
+ * Unit tests of the selftest helpers themselves (libavc_util.a): the
+ * strict parsers (avc_fileformat.c) on crafted good and bad text, the
+ * policy model and the policy text generator (avc_model.c, re-parsed by a
+ * reference parser written here), the PRNG.  Needs no module: it runs on
+ * any host and first in the guest suite.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "avc_util.h"
+#include "avc_fileformat.h"
+#include "avc_io.h"
+#include "avc_model.h"
 #include "kselftest_harness.h"
 
 /* The parsers on NUL terminated text. */
-static int p_hash(const char *t, struct avc_hash_stats *hs)
+static int p_hash(const char *t, struct avc_hash_stats_file *hs)
 {
 	return avc_parse_hash_stats(t, strlen(t), hs);
 }
 
-static int p_cache(const char *t, struct avc_cache_stats *cs)
+static int p_cache(const char *t, struct avc_cache_stats_sum *cs)
 {
 	return avc_parse_cache_stats(t, strlen(t), cs);
 }
@@ -41,7 +44,7 @@ static int p_cpus(const char *t, unsigned int *n)
 
 TEST(hash_stats_good)
 {
-	struct avc_hash_stats hs;
+	struct avc_hash_stats_file hs;
 
 	const char *t;
 
@@ -83,7 +86,7 @@ TEST(hash_stats_bad)
 		"entries: 2147483648\nbuckets used: 2/512\nlongest chain: 2\n",
 		"entries: x\nbuckets used: 2/512\nlongest chain: 2\n",
 	};
-	struct avc_hash_stats hs;
+	struct avc_hash_stats_file hs;
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(bad); i++)
@@ -95,7 +98,7 @@ TEST(hash_stats_bad)
 
 TEST(cache_stats_good)
 {
-	struct avc_cache_stats cs, a, b;
+	struct avc_cache_stats_sum cs, a, b;
 
 	ASSERT_EQ(0, p_cache(HDR "10 7 3 3 0 1\n5 1 4 4 2 2\n", &cs));
 	EXPECT_EQ(2, cs.rows);
@@ -138,7 +141,7 @@ TEST(cache_stats_bad)
 		HDR "1\t1 0 0 0 0\n",
 		HDR "1 1 0 0 0 0\n" HDR "1 1 0 0 0 0\n",
 	};
-	struct avc_cache_stats cs;
+	struct avc_cache_stats_sum cs;
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(bad); i++)
@@ -230,13 +233,13 @@ TEST(policy_model)
 	struct avc_policy p = { 0 };
 	struct avc_decision d;
 
-	avc_policy_add(&p, AVC_RULE_ALLOW, 1, 2, 3, 0x1);
-	avc_policy_add(&p, AVC_RULE_ALLOW, 1, 2, 3, 0x6);
-	avc_policy_add(&p, AVC_RULE_AUDITALLOW, 1, 2, 3, 0x4);
-	avc_policy_add(&p, AVC_RULE_DONTAUDIT, 1, 2, 3, 0x10);
-	avc_policy_add(&p, AVC_RULE_DONTAUDIT, 1, 2, 3, 0x20);
-	avc_policy_add(&p, AVC_RULE_ALLOW, 1, 2, 4, 0x100);
-	avc_policy_add(&p, AVC_RULE_PERMISSIVE, 9, 0, 0, 0);
+	avc_policy_add(&p, AVC_MODEL_ALLOW, 1, 2, 3, 0x1);
+	avc_policy_add(&p, AVC_MODEL_ALLOW, 1, 2, 3, 0x6);
+	avc_policy_add(&p, AVC_MODEL_AUDITALLOW, 1, 2, 3, 0x4);
+	avc_policy_add(&p, AVC_MODEL_DONTAUDIT, 1, 2, 3, 0x10);
+	avc_policy_add(&p, AVC_MODEL_DONTAUDIT, 1, 2, 3, 0x20);
+	avc_policy_add(&p, AVC_MODEL_ALLOW, 1, 2, 4, 0x100);
+	avc_policy_add(&p, AVC_MODEL_PERMISSIVE, 9, 0, 0, 0);
 
 	avc_policy_decide(&p, 1, 2, 3, &d);
 	EXPECT_EQ(0x7, d.allowed);
@@ -306,14 +309,14 @@ static int ref_parse(char *text, struct avc_policy *p)
 				break;
 		if (k == ARRAY_LEN(kw))
 			return -1;
-		want = k == AVC_RULE_PERMISSIVE ? 1 : 4;
+		want = k == AVC_MODEL_PERMISSIVE ? 1 : 4;
 		for (n = 0; (tok = strtok_r(NULL, " \t", &tsave)); n++)
 			if (n >= want ||
 			    ref_num(tok, n == 2 ? 65535 : UINT32_MAX, &v[n]))
 				return -1;
 		if (n != want)
 			return -1;
-		avc_policy_add(p, (enum avc_rule_kind)k, v[0], v[1], v[2],
+		avc_policy_add(p, (enum avc_model_rule_kind)k, v[0], v[1], v[2],
 			       v[3]);
 	}
 	return 0;
@@ -330,7 +333,7 @@ TEST(policy_render_roundtrip)
 	for (i = 0; i < 2000; i++) {
 		__u32 k = avc_rand_range(&rng, 0, 3);
 
-		avc_policy_add(&p, (enum avc_rule_kind)k,
+		avc_policy_add(&p, (enum avc_model_rule_kind)k,
 			       avc_rand_range(&rng, 1, 20),
 			       avc_rand_range(&rng, 1, 20),
 			       avc_rand_range(&rng, 1, 65535),
@@ -341,7 +344,7 @@ TEST(policy_render_roundtrip)
 						      (unsigned long long)seed);
 	ASSERT_EQ(p.nr, q.nr);
 	for (i = 0; i < (int)p.nr; i++) {
-		const struct avc_rule *r = &p.rules[i];
+		const struct avc_model_rule *r = &p.rules[i];
 
 		avc_policy_decide(&p, r->ssid, r->tsid, r->tclass, &d1);
 		avc_policy_decide(&q, r->ssid, r->tsid, r->tclass, &d2);

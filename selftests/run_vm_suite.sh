@@ -5,9 +5,11 @@
 #
 # For each sync mode: insmod avc_rcu.ko sync=MODE slots=N, mount avcrcufs,
 # run every test program, the avcstat test and the in-kernel torture test
-# (avc_torture.sh), check the kernel log, umount, rmmod.  Then the unload
-# test once.  Prints TAP version 13 with each program's own TAP nested as
-# "# " lines, kselftest style, and ends with exactly one line
+# (avc_torture.sh), umount, rmmod, and check that the kernel log gained no
+# line matching bad-patterns (tools/testing/vm/bad-patterns, the list the
+# QEMU runner scans the console with).  Then the unload test once.
+# Prints TAP version 13 with each program's own TAP nested as "# " lines,
+# kselftest style, and ends with exactly one line
 #
 #     AVC_RCU_SUITE passed=P failed=F
 #
@@ -21,6 +23,8 @@
 #   AVC_RCU_SLOTS_LIST [512 64 16]     slots for the 1st, 2nd, ... mode
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
 #   AVC_RCU_TESTS                      subset of the test programs
+#   AVC_RCU_BAD_PATTERNS [bad-patterns next to this script, else
+#                        ../tools/testing/vm/bad-patterns]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
 #   AVC_TORTURE_PARAMS:                passed to the tests
 
@@ -37,15 +41,41 @@ TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
 avc_reclaim avc_concurrency avcstat_test.sh avc_torture.sh}
 FSTYPE=avcrcufs
-KERNEL_BAD='BUG:|WARNING:|Oops|Call Trace|stall|circular locking'
-KERNEL_BAD="$KERNEL_BAD|recursive locking|inconsistent lock state|lockdep"
-KERNEL_BAD="$KERNEL_BAD|KASAN|UBSAN|kmemleak|list_add corruption"
-KERNEL_BAD="$KERNEL_BAD|list_del corruption|general protection|refcount_t:"
+# Kernel log lines that fail a mode: the list tools/testing/vm/run scans
+# the guest's console with, installed next to this script by make install
+# (in the source tree, found where it lives).
+if [ -n "${AVC_RCU_BAD_PATTERNS:-}" ]; then
+	BAD_PATTERNS=$AVC_RCU_BAD_PATTERNS
+elif [ -f "$HERE/bad-patterns" ]; then
+	BAD_PATTERNS=$HERE/bad-patterns
+else
+	BAD_PATTERNS=$HERE/../tools/testing/vm/bad-patterns
+fi
 
 export AVC_RCU_KO="$KO" AVC_RCU_MNT="$MNT" AVCSTAT
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_suite.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+
+# One extended regular expression a line; blank lines and lines starting
+# with '#' are not patterns (an empty pattern would match every line).
+# $TMP/bad is what grep -E -f reads, empty if the list is unusable: then
+# every kernel log check fails rather than pass on an empty list or a
+# pattern this grep cannot compile (it dies on the first).  Two reports
+# it must catch and a line it must not prove the list loaded.
+bad_patterns_err=""
+if ! grep -v -e '^#' -e '^$' "$BAD_PATTERNS" >"$TMP/bad" 2>"$TMP/err"; then
+	bad_patterns_err="no patterns in $BAD_PATTERNS $(cat "$TMP/err")"
+elif [ "$(printf '%s\n' 'WARNING: CPU: 0 PID: 1 at x' \
+	  'INFO: task sh:1 blocked for more than 120 seconds.' |
+	  grep -c -E -f "$TMP/bad" 2>&1)" != 2 ] ||
+     [ "$(echo 'avc_rcu: bad-patterns self-check' |
+	  grep -c -E -f "$TMP/bad" 2>&1)" != 0 ]; then
+	bad_patterns_err="grep -E -f cannot use $BAD_PATTERNS"
+fi
+if [ -n "$bad_patterns_err" ]; then
+	: >"$TMP/bad"
+fi
 
 num=0		# top-level TAP number
 passed=0	# test cases
@@ -117,16 +147,20 @@ fail_prog() {
 }
 
 kernel_bad_count() {
-	dmesg 2>/dev/null | grep -cE "$KERNEL_BAD" || true
+	dmesg 2>/dev/null | grep -c -E -f "$TMP/bad" || true
 }
 
-# The kernel log gained no warning since count $1.
+# The kernel log gained no line matching a bad pattern since count $2.
 check_kernel_log() {
 	label=$1
 	now=$(kernel_bad_count)
-	if [ "$now" -gt "$2" ]; then
+	if [ -n "$bad_patterns_err" ]; then
+		echo "# selftests: avc_rcu: $label: $bad_patterns_err"
+		failed=$((failed + 1))
+		top "not ok" "$label # $bad_patterns_err"
+	elif [ "$now" -gt "$2" ]; then
 		echo "# selftests: avc_rcu: $label"
-		dmesg | grep -E "$KERNEL_BAD" | tail -n $((now - $2)) |
+		dmesg | grep -E -f "$TMP/bad" | tail -n $((now - $2)) |
 			sed 's/^/# /'
 		failed=$((failed + 1))
 		top "not ok" "$label"

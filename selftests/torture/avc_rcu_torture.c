@@ -221,11 +221,6 @@ static bool torture_before(u32 a, u32 b)
 	return (s32)(a - b) < 0;
 }
 
-static u32 torture_rand_range(u64 *rng, u32 lo, u32 hi)
-{
-	return lo + (u32)(avc_splitmix64(rng) % ((u64)hi - lo + 1));
-}
-
 /*
  * A key: half of the lookups go to a hot set (cache hits), most of the rest
  * anywhere in the key space, some outside it (no rules), tclass 0 and the
@@ -243,15 +238,15 @@ static void torture_key(u64 *rng, u32 *s, u32 *t, u16 *c)
 		*t = k[1];
 		*c = (u16)k[2];
 	} else if (dice < 14) {
-		*s = torture_rand_range(rng, 1, o->ns);
-		*t = torture_rand_range(rng, 1, o->nt);
-		*c = (u16)torture_rand_range(rng, 1, o->nc);
+		*s = avc_rand_range(rng, 1, o->ns);
+		*t = avc_rand_range(rng, 1, o->nt);
+		*c = (u16)avc_rand_range(rng, 1, o->nc);
 	} else {
-		*s = torture_rand_range(rng, 0, o->ns + 2);
+		*s = avc_rand_range(rng, 0, o->ns + 2);
 		*t = dice == 14 ? (u32)avc_splitmix64(rng) :
-				  torture_rand_range(rng, 0, o->nt + 2);
+				  avc_rand_range(rng, 0, o->nt + 2);
 		*c = dice == 14 ? (u16)avc_splitmix64(rng) :
-				  (u16)torture_rand_range(rng, 0, o->nc + 2);
+				  (u16)avc_rand_range(rng, 0, o->nc + 2);
 	}
 }
 
@@ -582,12 +577,9 @@ static int __init torture_init(void)
 		seed = (ulong)get_random_u64() | 1;
 	rng = seed;
 	for (i = 0; i < TORTURE_HOT; i++) {
-		torture_hot[i][0] = torture_rand_range(&rng, 1,
-						       torture_oracle.ns);
-		torture_hot[i][1] = torture_rand_range(&rng, 1,
-						       torture_oracle.nt);
-		torture_hot[i][2] = torture_rand_range(&rng, 1,
-						       torture_oracle.nc);
+		torture_hot[i][0] = avc_rand_range(&rng, 1, torture_oracle.ns);
+		torture_hot[i][1] = avc_rand_range(&rng, 1, torture_oracle.nt);
+		torture_hot[i][2] = avc_rand_range(&rng, 1, torture_oracle.nc);
 	}
 
 	torture_base_seqno = avc_rcu_policy_seqno();

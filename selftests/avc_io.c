@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * File access below the avcrcufs mount point and process helpers for the
+ * avc_rcu selftests.  See avc_io.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+
+#include "avc_io.h"
+
+static __thread char avc_path_buf[PATH_MAX];
+
+const char *avc_mnt(void)
+{
+	const char *m = getenv("AVC_RCU_MNT");
+
+	return m && *m ? m : AVC_RCU_MOUNT_POINT;
+}
+
+const char *avc_path(const char *rel)
+{
+	snprintf(avc_path_buf, sizeof(avc_path_buf), "%s/%s", avc_mnt(), rel);
+	return avc_path_buf;
+}
+
+int avc_check_mounted(void)
+{
+	const char *mnt = avc_mnt(), *fstype = getenv("AVC_RCU_FSTYPE");
+	char *text, *line, *save = NULL;
+	ssize_t len;
+	int ret = -ENODEV;
+
+	if (!fstype || !*fstype)
+		fstype = AVC_RCU_FS_NAME;
+	len = avc_read_all("/proc/self/mounts", &text);
+	if (len < 0)
+		return (int)len;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f_save = NULL, *dev, *dir, *type;
+
+		dev = strtok_r(line, " ", &f_save);
+		dir = dev ? strtok_r(NULL, " ", &f_save) : NULL;
+		type = dir ? strtok_r(NULL, " ", &f_save) : NULL;
+		if (type && !strcmp(dir, mnt) && !strcmp(type, fstype))
+			ret = 0;
+	}
+	free(text);
+	return ret;
+}
+
+const char *avc_mount_error(int err)
+{
+	static char msg[PATH_MAX + 200];
+
+	snprintf(msg, sizeof(msg),
+		 "avcrcufs not mounted at %s (%s): insmod avc_rcu.ko; mount -t %s %s %s",
+		 avc_mnt(), strerror(-err), AVC_RCU_FS_NAME, AVC_RCU_FS_NAME,
+		 avc_mnt());
+	return msg;
+}
+
+ssize_t avc_read_all(const char *path, char **out)
+{
+	size_t cap = 4096, len = 0;
+	char *buf, *nbuf;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (;;) {
+		if (cap - len < 2) {
+			cap *= 2;
+			nbuf = realloc(buf, cap);
+			if (!nbuf) {
+				n = -ENOMEM;
+				goto err;
+			}
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			n = -errno;
+			goto err;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	return (ssize_t)len;
+err:
+	close(fd);
+	free(buf);
+	return n;
+}
+
+ssize_t avc_read_rel(const char *rel, char **out)
+{
+	return avc_read_all(avc_path(rel), out);
+}
+
+ssize_t avc_read_once(const char *rel, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(avc_path(rel), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, buf, size - 1, 0);
+	if (n < 0)
+		n = -errno;
+	else
+		buf[n] = '\0';
+	close(fd);
+	return n;
+}
+
+int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off)
+{
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(avc_path(rel), O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (off >= 0)
+		n = pwrite(fd, buf, len, off);
+	else
+		n = write(fd, buf, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	close(fd);
+	return ret;
+}
+
+int avc_read_hash_stats(struct avc_hash_stats_file *hs)
+{
+	char *text;
+	ssize_t len;
+	int ret;
+
+	len = avc_read_rel(AVC_RCU_FILE_HASH_STATS, &text);
+	if (len < 0)
+		return (int)len;
+	ret = avc_parse_hash_stats(text, (size_t)len, hs);
+	free(text);
+	return ret;
+}
+
+int avc_read_cache_stats(struct avc_cache_stats_sum *cs)
+{
+	char *text;
+	ssize_t len;
+	int ret;
+
+	len = avc_read_rel(AVC_RCU_FILE_CACHE_STATS, &text);
+	if (len < 0)
+		return (int)len;
+	ret = avc_parse_cache_stats(text, (size_t)len, cs);
+	free(text);
+	return ret;
+}
+
+static int read_u32_file(const char *path, __u32 *val)
+{
+	char *text;
+	ssize_t len;
+	int ret;
+
+	len = avc_read_all(path, &text);
+	if (len < 0)
+		return (int)len;
+	ret = avc_parse_u32_line(text, (size_t)len, val);
+	free(text);
+	return ret;
+}
+
+int avc_read_seqno(__u32 *seqno)
+{
+	return read_u32_file(avc_path(AVC_RCU_FILE_SEQNO), seqno);
+}
+
+int avc_read_threshold(__u32 *val)
+{
+	return read_u32_file(avc_path(AVC_RCU_FILE_THRESHOLD), val);
+}
+
+int avc_write_threshold(__u32 val)
+{
+	char buf[16];
+	int n = snprintf(buf, sizeof(buf), "%u\n", val);
+
+	return avc_write_rel(AVC_RCU_FILE_THRESHOLD, buf, (size_t)n, -1);
+}
+
+int avc_possible_cpus(unsigned int *count)
+{
+	char *text;
+	ssize_t len;
+	int ret;
+
+	len = avc_read_all("/sys/devices/system/cpu/possible", &text);
+	if (len < 0)
+		return (int)len;
+	ret = avc_parse_cpu_list(text, (size_t)len, count);
+	free(text);
+	return ret;
+}
+
+static __thread char avc_last_reply[128];
+
+const char *avc_last_reply_text(void)
+{
+	return avc_last_reply;
+}
+
+int avc_access_raw(const void *req, size_t len, struct avc_reply *r)
+{
+	char buf[128];
+	size_t got = 0;
+	ssize_t n;
+	int fd, ret = 0;
+
+	avc_last_reply[0] = '\0';
+	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, req, len);
+	if (n < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if ((size_t)n != len) {
+		ret = -EIO;
+		goto out;
+	}
+	for (;;) {
+		n = read(fd, buf + got, sizeof(buf) - 1 - got);
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		if (n == 0 || got + (size_t)n == sizeof(buf) - 1) {
+			got += (size_t)n;
+			break;
+		}
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	memcpy(avc_last_reply, buf, got + 1);
+	if (avc_parse_reply(buf, got, r))
+		ret = -EBADMSG;
+out:
+	close(fd);
+	return ret;
+}
+
+int avc_access(__u32 ssid, __u32 tsid, __u32 tclass,
+	       __u32 requested, struct avc_reply *r)
+{
+	char req[64];
+	int n;
+
+	n = snprintf(req, sizeof(req), "%u %u %u %u", ssid, tsid, tclass,
+		     requested);
+	return avc_access_raw(req, (size_t)n, r);
+}
+
+int avc_load_policy(const char *text, size_t len)
+{
+	return avc_write_rel(AVC_RCU_FILE_LOAD, text, len, -1);
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	nanosleep(&ts, NULL);
+}
+
+int avc_wait_quiescent(int timeout_ms, struct avc_hash_stats_file *hs,
+		       struct avc_cache_stats_sum *cs)
+{
+	__u64 deadline = avc_now_ms() + (__u64)timeout_ms;
+	long last = -1;
+	int ret;
+
+	for (;;) {
+		ret = avc_read_hash_stats(hs);
+		if (ret)
+			return ret;
+		ret = avc_read_cache_stats(cs);
+		if (ret)
+			return ret;
+		if ((long)(__u32)(cs->sum[AVC_ALLOCATIONS] -
+				     cs->sum[AVC_FREES]) == hs->entries) {
+			if (last == hs->entries)
+				return 0;
+			last = hs->entries;
+		} else {
+			last = -1;
+		}
+		if (avc_now_ms() > deadline)
+			return -ETIMEDOUT;
+		sleep_ms(10);
+	}
+}
+
+static int cap_effective(unsigned int cap, int on)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = 0,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	__u32 bit = 1U << (cap % 32);
+
+	if (cap >= 32 * _LINUX_CAPABILITY_U32S_3)
+		return -EINVAL;
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	if (on)
+		data[cap / 32].effective |= bit;
+	else
+		data[cap / 32].effective &= ~bit;
+	if (syscall(SYS_capset, &hdr, data))
+		return -errno;
+	return 0;
+}
+
+int avc_drop_effective_cap(unsigned int cap)
+{
+	return cap_effective(cap, 0);
+}
+
+int avc_raise_effective_cap(unsigned int cap)
+{
+	return cap_effective(cap, 1);
+}
+
+int avc_kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+int avc_kmsg_grep(int fd, const char *needle, char *found, size_t size)
+{
+	char rec[8192];
+	int ret = 0;
+	ssize_t n;
+
+	for (;;) {
+		const char *msg;
+
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n < 0)
+			return errno == EAGAIN ? ret : -errno;
+		if (n == 0)
+			return ret;
+		rec[n] = '\0';
+		/* "prio,seq,usec,flags;text\n" then " KEY=value" lines. */
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		if (!ret && strstr(msg, needle)) {
+			snprintf(found, size, "%.*s", (int)strcspn(msg, "\n"),
+				 msg);
+			ret = 1;
+		}
+	}
+}
+
+__u64 avc_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000 + (__u64)ts.tv_nsec / 1000000;
+}
+
+void avc_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stderr);
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+long avc_env_long(const char *name, long def)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0)
+		return def;
+	return v;
+}
+
+__u64 avc_seed(void)
+{
+	const char *s = getenv("AVC_SEED");
+
+	if (s && *s)
+		return strtoull(s, NULL, 0);
+	return avc_now_ms() * 0x9e3779b97f4a7c15ULL ^ (__u64)getpid();
+}
+
+__u64 avc_rand(__u64 *state)
+{
+	return avc_splitmix64(state);
+}
+
+void avc_buf_printf(struct avc_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = b->cap - b->len;
+
+		if (b->data) {
+			va_start(ap, fmt);
+			n = vsnprintf(b->data + b->len, room, fmt, ap);
+			va_end(ap);
+			if (n < 0)
+				abort();
+			if ((size_t)n < room) {
+				b->len += (size_t)n;
+				return;
+			}
+		}
+		b->cap = b->cap ? b->cap * 2 : 4096;
+		b->data = realloc(b->data, b->cap);
+		if (!b->data)
+			abort();
+	}
+}
+
+void avc_buf_free(struct avc_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * File access below the avcrcufs mount point and process helpers for the
+ * avc_rcu selftests: whole-file reads and one-call writes, the statistics,
+ * seqno and threshold files read and parsed (avc_fileformat.h), access
+ * queries, policy loads, the kernel log, capabilities without libcap, time,
+ * environment, PRNG seed and a growable text buffer.
+ */
+#ifndef AVC_IO_H
+#define AVC_IO_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include <sys/types.h>
+
+#include <linux/avc_rcu.h>
+
+#include "avc_fileformat.h"
+#include "avc_oracle.h"
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#ifndef __printf
+#define __printf(a, b)	__attribute((format(printf, a, b)))
+#endif
+
+/* The mount point: $AVC_RCU_MNT, else AVC_RCU_MOUNT_POINT. */
+const char *avc_mnt(void);
+/* Absolute path of a file below the mount point (per-thread buffer). */
+const char *avc_path(const char *rel);
+/*
+ * 0 if an avcrcufs is mounted at avc_mnt(), else -errno (-ENODEV).
+ * $AVC_RCU_FSTYPE overrides the type expected in /proc/self/mounts (for
+ * a stand-in filesystem when developing the tests).
+ */
+int avc_check_mounted(void);
+/* Text for a test log explaining why avc_check_mounted() failed. */
+const char *avc_mount_error(int err);
+
+/*
+ * Read a whole file into a malloc'ed, NUL terminated buffer.  Returns the
+ * length or -errno; *out is set only on success.
+ */
+ssize_t avc_read_all(const char *path, char **out);
+/* Same for a file below the mount point. */
+ssize_t avc_read_rel(const char *rel, char **out);
+/*
+ * One pread(2) at offset 0 of a file below the mount point, NUL
+ * terminated: its length or -errno.  What one read of a reader such as
+ * cat sees, with no second read that could meet a re-rendered text.
+ */
+ssize_t avc_read_once(const char *rel, char *buf, size_t size);
+/*
+ * One write(2) (pwrite(2) if off >= 0) of len bytes to a file below the
+ * mount point.  Returns 0 if all was written, -errno on error, -EIO on a
+ * short write.
+ */
+int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off);
+
+int avc_read_hash_stats(struct avc_hash_stats_file *hs);
+int avc_read_cache_stats(struct avc_cache_stats_sum *cs);
+int avc_read_seqno(__u32 *seqno);
+int avc_read_threshold(__u32 *val);
+/* Writes the decimal value with a trailing newline. */
+int avc_write_threshold(__u32 val);
+/* Number of possible CPUs, or -errno. */
+int avc_possible_cpus(unsigned int *count);
+
+/*
+ * An access query: opens the access file, writes the request text, reads
+ * the reply on the same fd, closes.  0 or -errno (of the failing call);
+ * -EBADMSG if the reply does not parse.
+ */
+int avc_access(__u32 ssid, __u32 tsid, __u32 tclass,
+	       __u32 requested, struct avc_reply *r);
+int avc_access_raw(const void *req, size_t len, struct avc_reply *r);
+/* The raw text of this thread's last access reply. */
+const char *avc_last_reply_text(void);
+
+/* One write(2) of the whole policy text to load: 0 or -errno. */
+int avc_load_policy(const char *text, size_t len);
+
+/*
+ * Poll until allocations - frees == hash_stats entries, twice in a row,
+ * or timeout_ms passes.  0 with the last stats, -ETIMEDOUT (stats still
+ * filled in), or -errno.
+ */
+int avc_wait_quiescent(int timeout_ms, struct avc_hash_stats_file *hs,
+		       struct avc_cache_stats_sum *cs);
+
+/* Clear a capability from the effective set (raw capget/capset). */
+int avc_drop_effective_cap(unsigned int cap);
+/* Put it back (it must still be in the permitted set). */
+int avc_raise_effective_cap(unsigned int cap);
+
+/*
+ * The kernel log: avc_kmsg_open() opens /dev/kmsg positioned after the
+ * last record (-errno if it cannot); avc_kmsg_grep() reads the records
+ * logged since and returns 1 if one contains @needle (copied to @found),
+ * 0 if none, -errno on error.
+ */
+int avc_kmsg_open(void);
+int avc_kmsg_grep(int fd, const char *needle, char *found, size_t size);
+
+/* Milliseconds on CLOCK_MONOTONIC. */
+__u64 avc_now_ms(void);
+/* A TAP diagnostic on stdout ("# ..."), flushed at once. */
+__printf(1, 2) void avc_diag(const char *fmt, ...);
+/* $name as a positive integer, else def. */
+long avc_env_long(const char *name, long def);
+/* Seed for the PRNGs: $AVC_SEED, else derived from the clock. */
+__u64 avc_seed(void);
+
+/* splitmix64, a small PRNG with a 64-bit state. */
+__u64 avc_rand(__u64 *state);
+/*
+ * avc_rand_range(), a number in [lo, hi] from the same PRNG, and avc_mix(),
+ * a well-mixed function for oracles: avc_oracle.h.
+ */
+
+/* A growable text buffer. */
+struct avc_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+__printf(2, 3) void avc_buf_printf(struct avc_buf *b, const char *fmt, ...);
+void avc_buf_free(struct avc_buf *b);
+
+#endif /* AVC_IO_H */
