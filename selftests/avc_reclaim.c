@@ -3,14 +3,20 @@
  * avc_rcu reclaim: a working set far above cache_threshold keeps the
  * cache within threshold + one chunk, counts reclaims (and nothing else
  * frees), still answers right; a raised threshold lets the cache grow
- * with no reclaim; a lowered one takes effect on the next insert.
+ * with no reclaim; a lowered one takes effect on the next insert; and the
+ * bound holds while every other CPU is hitting: in the locked modes a
+ * reclaim that only trylocked the global lock, which every lookup takes,
+ * would evict nothing and let the cache grow without limit.
  *
- * Environment: AVC_RCU_MNT, AVC_SEED.
+ * Environment: AVC_RCU_MNT, AVC_SEED, AVC_STRESS_SECONDS (default 3, the
+ * bound test's duration).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "avc_test.h"
@@ -180,6 +186,96 @@ TEST_F_TIMEOUT(rec, threshold_one, 300)
 		AVC_OK(avc_read_hash_stats(&hs));
 		ASSERT_GE(1 + CHUNK, hs.entries);
 	}
+}
+
+struct hitter {
+	volatile int *stop;
+	__u32 seq;
+	long hits;
+	int err;
+};
+
+/* Hit one cached key (ssid 1) until told to stop. */
+static void *hitter(void *arg)
+{
+	struct hitter *h = arg;
+	struct avc_reply r;
+
+	while (!*h->stop) {
+		h->err = avc_access(1, TSID, TCLASS, 0, &r);
+		if (h->err || r.allowed != perms_of(1) || r.seqno != h->seq) {
+			h->err = h->err ?: -EBADMSG;
+			break;
+		}
+		h->hits++;
+	}
+	return NULL;
+}
+
+/*
+ * At threshold 16, every CPU but one hits one cached key while the last
+ * inserts fresh keys: entries stay within threshold + one chunk + one per
+ * CPU (inserters in flight), and reclaims keep rising, in every sync mode.
+ */
+TEST_F_TIMEOUT(rec, bound_while_others_hit, 300)
+{
+	const long bound_thr = 16;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN), i, max_entries = 0;
+	long secs = avc_env_long("AVC_STRESS_SECONDS", 3), bound;
+	struct avc_cache_stats_sum cs0, cs1, cs_prev;
+	struct avc_hash_stats_file hs;
+	volatile int stop = 0;
+	struct hitter *h;
+	pthread_t *t;
+	__u64 end;
+	__u32 key = WS + 1000, rounds = 0;
+
+	ASSERT_LT(0, cpus);
+	bound = bound_thr + CHUNK + cpus;
+	AVC_OK(avc_write_threshold(bound_thr));
+	CHECKED_QUERY(1, TSID);
+	h = calloc(cpus, sizeof(*h));
+	t = calloc(cpus, sizeof(*t));
+	ASSERT_NE(NULL, h);
+	ASSERT_NE(NULL, t);
+	for (i = 0; i < cpus - 1; i++) {
+		h[i].stop = &stop;
+		h[i].seq = self->seq;
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, hitter, &h[i]));
+	}
+	AVC_OK(avc_read_cache_stats(&cs0));
+	cs_prev = cs0;
+	end = avc_now_ms() + 1000 * secs;
+	while (avc_now_ms() < end) {
+		struct avc_reply r;
+
+		for (i = 0; i < 64; i++)
+			AVC_QUERY(key++, TSID, TCLASS, 0, &r);
+		AVC_OK(avc_read_hash_stats(&hs));
+		if (hs.entries > max_entries)
+			max_entries = hs.entries;
+		EXPECT_GE(bound, hs.entries)
+			TH_LOG("%ld entries at threshold %ld with %ld CPUs",
+			       hs.entries, bound_thr, cpus);
+		AVC_OK(avc_read_cache_stats(&cs1));
+		/* 64 fresh keys into a cache at its threshold. */
+		EXPECT_LT(0, avc_stat_delta(&cs_prev, &cs1, AVC_RECLAIMS))
+			TH_LOG("64 fresh keys, nothing reclaimed");
+		cs_prev = cs1;
+		rounds++;
+	}
+	stop = 1;
+	for (i = 0; i < cpus - 1; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(0, h[i].err) TH_LOG("hitter %ld: %s", i,
+					      strerror(-h[i].err));
+	}
+	avc_diag("%u rounds of 64 inserts, %ld hitters, %u reclaims, at most %ld entries (bound %ld)",
+		 rounds, cpus - 1, avc_stat_delta(&cs0, &cs_prev, AVC_RECLAIMS),
+		 max_entries, bound);
+	EXPECT_LT(0, rounds);
+	free(h);
+	free(t);
 }
 
 TEST_HARNESS_MAIN

@@ -15,6 +15,13 @@
 #     N avc_rcu_compute_av() answers are checked against it; rmmod.  The
 #     PASS line with N answers verified, and lookups, hits, misses,
 #     allocations and reclaims in cache_stats did not move.
+#  3. the reclaim bound under in-kernel hits: a reader kthread on every
+#     CPU looks up one cached key without pause (hot_only=1) while
+#     `avc_tool fill` inserts fresh keys at cache_threshold 16.  hash_stats
+#     entries must stay within threshold + one chunk + one per CPU and
+#     reclaims must rise every round.  In the spinlock and rwlock modes
+#     every lookup holds the global lock, so a reclaim that only trylocks
+#     it finds it busy and evicts nothing.
 #
 # Environment: AVC_RCU_MNT, AVC_TOOL (default: avc_tool next to this
 # script), AVC_RCU_TORTURE_KO (default: avc_rcu_torture.ko next to this
@@ -104,12 +111,13 @@ state_get() {
 }
 
 echo "TAP version 13"
-echo "1..2"
+echo "1..3"
 
 if [ ! -f "$TKO" ]; then
 	diag "$TKO missing: build it with make selftests (needs KDIR and avc_rcu.ko)"
 	not_ok "torture # module missing"
 	not_ok "compute_av bypasses the cache # module missing"
+	not_ok "reclaim bound under in-kernel hits # module missing"
 	exit 1
 fi
 thr0=$(cat "$THR")
@@ -216,6 +224,69 @@ if [ -z "$why" ]; then
 else
 	diag "$why"
 	not_ok "compute_av bypasses the cache"
+fi
+
+[ "$failed" -eq 0 ]
+
+# 3. the reclaim bound while every CPU hits in the kernel
+why=
+bound=$((16 + 16 + cpus))
+rounds=0
+max=0
+if ! "$TOOL" torture-load 0 >"$TMP/load" 2>&1; then
+	why="torture-load 0 failed: $(cat "$TMP/load")"
+elif ! "$TOOL" state >"$TMP/state" 2>&1; then
+	why="avc_tool state: $(cat "$TMP/state")"
+else
+	seqno=$(state_get seqno)
+	mark_kernel_log bound
+	echo 16 >"$THR"
+	if ! insmod "$TKO" hot_only=1 busy_readers=0 flush_ms=0 \
+	     compute_every=0 irqoff_every=0 irq_every=0 \
+	     verify_from="$seqno" 2>"$TMP/err"; then
+		why="insmod failed: $(cat "$TMP/err")"
+	else
+		reclaims=$(state_get reclaims)
+		end=$(($(date +%s) + (SECS > 5 ? 5 : SECS)))
+		tsid=1000
+		while [ "$(date +%s)" -lt "$end" ] || [ $rounds -lt 3 ]; do
+			if ! "$TOOL" fill 64 $tsid 2>"$TMP/err"; then
+				why="fill failed: $(cat "$TMP/err")"
+				break
+			fi
+			tsid=$((tsid + 1))
+			rounds=$((rounds + 1))
+			"$TOOL" state >"$TMP/state" 2>&1 || {
+				why="avc_tool state: $(cat "$TMP/state")"
+				break
+			}
+			entries=$(state_get entries)
+			[ "$entries" -le "$max" ] || max=$entries
+			if [ "$entries" -gt "$bound" ]; then
+				why="$entries entries at threshold 16, bound $bound"
+				break
+			fi
+			now_r=$(state_get reclaims)
+			if [ "$now_r" = "$reclaims" ]; then
+				why="64 fresh keys, no reclaim"
+				break
+			fi
+			reclaims=$now_r
+		done
+		rmmod avc_rcu_torture 2>"$TMP/err" ||
+			why="${why:+$why; }rmmod failed: $(cat "$TMP/err")"
+	fi
+	echo "$thr0" >"$THR" || true
+	kernel_log_since >"$TMP/klog"
+	sed 's/^/# /' "$TMP/klog"
+	verdict "$TMP/klog" || why="${why:+$why; }no PASS line"
+fi
+diag "bound: $rounds rounds of 64 fresh keys, at most $max entries (bound $bound)"
+if [ -z "$why" ]; then
+	ok "reclaim bound under in-kernel hits"
+else
+	diag "$why"
+	not_ok "reclaim bound under in-kernel hits"
 fi
 
 [ "$failed" -eq 0 ]

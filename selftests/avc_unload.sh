@@ -192,7 +192,9 @@ fi
 check "not loaded at start" gone
 
 for p in slots=0 slots=15 slots=100 slots=8 slots=131072 slots=-1 \
-	 slots=abc sync=bogus sync= sync=rcu,spinlock; do
+	 slots=abc sync=bogus sync= sync=rcu,spinlock reclaim=bogus reclaim= \
+	 reclaim=lru,fifo reclaim=LRU hash_seed=-1 hash_seed=abc \
+	 hash_seed=4294967296; do
 	if insmod "$KO" "$p" 2>"$TMP/err"; then
 		not_ok "insmod $p refused"
 		umount "$MNT" 2>/dev/null || true
@@ -203,21 +205,46 @@ for p in slots=0 slots=15 slots=100 slots=8 slots=131072 slots=-1 \
 	check "insmod $p left nothing behind" gone
 done
 
+# A refused value is named in the kernel log, as sync='s is.
+logged() {	# the kernel log has a line with $1
+	dmesg | grep -qF -- "$1" || { echo "no '$1' in the kernel log"; return 1; }
+}
+check "reclaim=bogus named in the log" \
+	logged "reclaim=bogus: must be lru, fifo or newest"
+
+# The load parameters as given, read-only in sysfs.
+params_shown() {	# sync reclaim seed
+	d=/sys/module/avc_rcu/parameters
+	for kv in "sync $1" "reclaim $2" "hash_seed $3"; do
+		set -- $kv
+		got=$(cat "$d/$1") || return 1
+		[ "$got" = "$2" ] || { echo "$d/$1: '$got', want '$2'"; return 1; }
+		mode=$(stat -c %a "$d/$1")
+		[ "$mode" = 444 ] || { echo "$d/$1: mode $mode, want 444"; return 1; }
+	done
+}
+
 slots_list="16 512 65536 1024 32 512 16 65536 4096 512"
 syncs="rcu spinlock rwlock"
+reclaims="lru fifo newest lru"
+seeds="0 7 4294967295"
 i=0
 while [ $i -lt "$CYCLES" ]; do
 	i=$((i + 1))
 	slots=$(echo "$slots_list" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
 	sync=$(echo "$syncs" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
-	c="cycle $i (slots=$slots sync=$sync)"
+	reclaim=$(echo "$reclaims" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
+	seed=$(echo "$seeds" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
+	c="cycle $i (slots=$slots sync=$sync reclaim=$reclaim hash_seed=$seed)"
 
-	if ! insmod "$KO" "slots=$slots" "sync=$sync" 2>"$TMP/err"; then
+	if ! insmod "$KO" "slots=$slots" "sync=$sync" "reclaim=$reclaim" \
+		"hash_seed=$seed" 2>"$TMP/err"; then
 		sed 's/^/# /' "$TMP/err"
 		not_ok "$c: insmod"
 		continue
 	fi
 	ok "$c: insmod"
+	check "$c: parameters shown read-only" params_shown "$sync" "$reclaim" "$seed"
 	check "$c: mount point created" test -d "$MNT"
 	if ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
 		sed 's/^/# /' "$TMP/err"

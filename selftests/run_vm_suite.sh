@@ -3,7 +3,9 @@
 #
 # Run the avc_rcu kselftests in a guest, as root, with busybox.
 #
-# For each sync mode: insmod avc_rcu.ko sync=MODE slots=N, mount avcrcufs,
+# For each sync mode: insmod avc_rcu.ko sync=MODE slots=N reclaim=POLICY
+# hash_seed=SEED (a fixed seed, so that the eviction-order test can put its
+# keys in one bucket and every run evicts the same entries), mount avcrcufs,
 # run every test program, the avcstat test and the in-kernel torture test
 # (avc_torture.sh), umount, rmmod, and check that the kernel log gained no
 # line matching bad-patterns (tools/testing/vm/bad-patterns, the list the
@@ -21,6 +23,9 @@
 #   AVC_RCU_KO [/avc_rcu/avc_rcu.ko]   AVC_RCU_MNT [/sys/fs/avc_rcu]
 #   AVC_RCU_MODES [rcu spinlock rwlock]
 #   AVC_RCU_SLOTS_LIST [512 64 16]     slots for the 1st, 2nd, ... mode
+#   AVC_RCU_RECLAIMS [lru]             reclaim policy for the 1st, 2nd, ...
+#   AVC_RCU_SEEDS [1 2 3]              hash_seed for the 1st, 2nd, ...
+#                                      (lists shorter than the modes repeat)
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
 #   AVC_RCU_TESTS                      subset of the test programs
 #   AVC_RCU_BAD_PATTERNS [bad-patterns next to this script, else
@@ -35,11 +40,13 @@ KO=${AVC_RCU_KO:-/avc_rcu/avc_rcu.ko}
 MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
 MODES=${AVC_RCU_MODES:-rcu spinlock rwlock}
 SLOTS_LIST=${AVC_RCU_SLOTS_LIST:-512 64 16}
+RECLAIMS=${AVC_RCU_RECLAIMS:-lru}
+SEEDS=${AVC_RCU_SEEDS:-1 2 3}
 AVCSTAT=${AVCSTAT:-/avc_rcu/avcstat}
 TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
 TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
-avc_reclaim avc_concurrency avcstat_test.sh avc_torture.sh}
+avc_reclaim avc_eviction avc_concurrency avcstat_test.sh avc_torture.sh}
 FSTYPE=avcrcufs
 # Kernel log lines that fail a mode: the list tools/testing/vm/run scans
 # the guest's console with, installed next to this script by make install
@@ -193,7 +200,8 @@ ntests=$(echo "$TESTS" | awk '{ print NF }')
 
 echo "TAP version 13"
 echo "1..$((2 + nmodes * (ntests + 1)))"
-echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST', module $KO"
+echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST'," \
+	"reclaim '$RECLAIMS', seeds '$SEEDS', module $KO"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs online"
 
 if [ -x "$HERE/avc_util_test" ]; then
@@ -211,13 +219,17 @@ i=0
 for mode in $MODES; do
 	i=$((i + 1))
 	slots=$(nth $i "$SLOTS_LIST")
-	tag="[$mode slots=$slots]"
+	reclaim=$(nth $i "$RECLAIMS")
+	seed=$(nth $i "$SEEDS")
+	params="sync=$mode slots=$slots reclaim=$reclaim hash_seed=$seed"
+	tag="[$mode slots=$slots reclaim=$reclaim]"
 	log0=$(kernel_bad_count)
 	export AVC_RCU_SYNC="$mode" AVC_RCU_SLOTS="$slots"
 
 	setup_err=""
-	if ! insmod "$KO" "sync=$mode" "slots=$slots" 2>"$TMP/err"; then
-		setup_err="insmod $KO sync=$mode slots=$slots failed: $(cat "$TMP/err")"
+	# shellcheck disable=SC2086
+	if ! insmod "$KO" $params 2>"$TMP/err"; then
+		setup_err="insmod $KO $params failed: $(cat "$TMP/err")"
 	elif ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
 		setup_err="mount -t $FSTYPE $FSTYPE $MNT failed: $(cat "$TMP/err")"
 	fi

@@ -115,6 +115,11 @@ module_param(probe, uint, 0444);
 MODULE_PARM_DESC(probe,
 		 "check this many avc_rcu_compute_av() answers at insmod, before any reader starts (default 0)");
 
+static bool hot_only;
+module_param(hot_only, bool, 0444);
+MODULE_PARM_DESC(hot_only,
+		 "readers look up one hot key only, every lookup a hit (default 0): the load a reclaim must make progress under");
+
 static unsigned int torture_completed;
 
 static int torture_completed_set(const char *val, const struct kernel_param *kp)
@@ -232,8 +237,11 @@ static void torture_key(u64 *rng, u32 *s, u32 *t, u16 *c)
 	u32 dice = (u32)avc_splitmix64(rng) % 16;
 	const u32 *k;
 
+	if (hot_only)
+		dice = 0;
 	if (dice < 8) {
-		k = torture_hot[dice * 8 + (u32)(avc_splitmix64(rng) % 8)];
+		k = torture_hot[hot_only ? 0 :
+				dice * 8 + (u32)(avc_splitmix64(rng) % 8)];
 		*s = k[0];
 		*t = k[1];
 		*c = (u16)k[2];
