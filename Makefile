@@ -30,7 +30,7 @@ export KDIR
 PWD := $(shell pwd)
 
 .PHONY: all module tools selftests modules_install check bench demo \
-	module-clean clean print-kdir
+	clean print-kdir
 
 all: module tools
 
@@ -62,16 +62,14 @@ demo:
 print-kdir:
 	@echo $(KDIR)
 
-# Not "make -C $(KDIR) M=$(PWD) clean": Kbuild would delete every *.o, *.a,
-# *.ko, .*.cmd and modules.order below the tree, the debug kernel's build
-# in build/ and the test modules included.
-module-clean:
-	rm -f $(foreach d,. avc selinuxfs,$(d)/*.o $(d)/.*.cmd $(d)/.*.d) \
-		avc_rcu.ko avc_rcu.mod avc_rcu.mod.c Module.symvers modules.order
-
-clean: module-clean
+# Kbuild's clean deletes every *.o, *.ko, .*.cmd and modules.order below
+# the tree (the torture and bench modules' too).  Nothing built elsewhere
+# lives here: the debug kernel is in the cache directory (see
+# Documentation/testing.rst).
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean
+	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_bench clean
 	$(MAKE) -C tools/avcstat clean
 	$(MAKE) -C tools/avc_workload clean
-	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_bench clean
 	$(MAKE) -C selftests clean
 	rm -rf build
