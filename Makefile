@@ -9,19 +9,20 @@
 #   make check           static checks, then the kselftests in QEMU guests
 #   make bench           the 2004 comparison, measured in a QEMU guest
 #   make demo            boot a guest, load the module, show avcstat 1
+#   make print-kdir      the kernel build tree make would use
 #   make clean
 
-KDIR ?= /lib/modules/$(shell uname -r)/build
-# A host without headers for its own kernel (a container, a CI VM) builds
-# for the kernel the QEMU guests boot: the newest installed kernel image
-# whose headers are installed too.
-ifeq ($(wildcard $(KDIR)/Makefile),)
-KDIR_FALLBACK := $(shell tools/testing/vm/run --print-kdir 2>/dev/null)
-ifneq ($(KDIR_FALLBACK),)
-override KDIR := $(KDIR_FALLBACK)
-ifneq ($(MAKECMDGOALS),print-kdir)
-$(info avc_rcu: no headers for the running kernel; building for $(KDIR))
-endif
+# The kernel: tools/testing/kdir chooses it, for make as for the QEMU
+# guests.  KDIR=DIR must be a kernel build tree; without KDIR, the running
+# kernel's headers, else those of the kernel Debian's linux-image-amd64
+# depends on; else it says what to install.  The goals that only run
+# scripts (which call make themselves) and the userspace tools need none.
+KDIR_GIVEN := $(KDIR)
+NO_KDIR_GOALS := tools check bench demo
+ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
+override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
+ifneq ($(.SHELLSTATUS),0)
+$(error no kernel build tree: see the lines above)
 endif
 endif
 export KDIR
@@ -29,11 +30,13 @@ export KDIR
 PWD := $(shell pwd)
 
 .PHONY: all module tools selftests modules_install check bench demo \
-	module-clean clean print-kdir
+	clean print-kdir
 
 all: module tools
 
 module:
+	@echo "avc_rcu: building for $$(tools/testing/kdir --describe \
+		$(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))"
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
 tools:
@@ -42,7 +45,7 @@ tools:
 
 # The torture module in selftests/ links against avc_rcu.ko's exports.
 selftests: module
-	$(MAKE) -C selftests
+	$(MAKE) -C selftests KDIR=$(KDIR)
 
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
@@ -59,16 +62,14 @@ demo:
 print-kdir:
 	@echo $(KDIR)
 
-# Not "make -C $(KDIR) M=$(PWD) clean": Kbuild would delete every *.o, *.a,
-# *.ko, .*.cmd and modules.order below the tree, the debug kernel's build
-# in build/ and the test modules included.
-module-clean:
-	rm -f $(foreach d,. avc selinuxfs,$(d)/*.o $(d)/.*.cmd $(d)/.*.d) \
-		avc_rcu.ko avc_rcu.mod avc_rcu.mod.c Module.symvers modules.order
-
-clean: module-clean
+# Kbuild's clean deletes every *.o, *.ko, .*.cmd and modules.order below
+# the tree (the torture and bench modules' too).  Nothing built elsewhere
+# lives here: the debug kernel is in the cache directory (see
+# Documentation/testing.rst).
+clean:
+	$(MAKE) -C $(KDIR) M=$(PWD) clean
+	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_bench clean
 	$(MAKE) -C tools/avcstat clean
 	$(MAKE) -C tools/avc_workload clean
-	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_bench clean
 	$(MAKE) -C selftests clean
 	rm -rf build
