@@ -9,6 +9,9 @@
 #   make check           static checks, then the kselftests in QEMU guests
 #   make bench           the 2004 comparison, measured in a QEMU guest
 #   make demo            boot a guest, load the module, show avcstat 1
+#   make native          the core in userspace: benchmark against a plain
+#                        loop, callgrind's instructions per hit, TSan
+#   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
 #   make clean
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -55,6 +58,13 @@ bench:
 
 demo:
 	tools/testing/demo
+
+.PHONY: native fuzz
+native:
+	tools/native/run native
+
+fuzz:
+	tools/native/run fuzz $(FUZZ_SECONDS)
 
 print-kdir:
 	@echo $(KDIR)
