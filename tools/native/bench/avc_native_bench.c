@@ -10,7 +10,9 @@
  * mode and reclaim policy, at 1 and 2 threads, and in the same run the
  * plain loop (plain.c): the same table without RCU, counters or branches,
  * the limit of this design.  Medians of the repetitions, which are
- * interleaved so that a slow spell of the machine hits every row alike.
+ * interleaved so that a slow spell of the machine hits every row alike;
+ * spread is (max - min) / median of a row's repetitions, the larger of its
+ * two thread counts'.
  *
  * Every decision is checked: each thread sums what it got, which must be
  * what the policy says for the keys it asked, and the cache's statistics
@@ -381,6 +383,12 @@ static double median(double *v, unsigned int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* (max - min) / median of sorted repetitions, in percent. */
+static double spread(const double *v, unsigned int n, double med)
+{
+	return med ? 100 * (v[n - 1] - v[0]) / med : 0;
+}
+
 static void print_host(unsigned int ms, unsigned int reps)
 {
 	char line[256], model[128] = "unknown CPU";
@@ -409,7 +417,7 @@ static void print_host(unsigned int ms, unsigned int reps)
 static void bench_table(unsigned int ms, unsigned int reps, unsigned int ncfgs)
 {
 	static double rates[NCFGS][MAX_THREADS + 1][MAX_REPS];
-	double med[NCFGS][MAX_THREADS + 1];
+	double med[NCFGS][MAX_THREADS + 1], sp[NCFGS];
 	unsigned int c, n, r;
 	char name[32];
 	bool met;
@@ -420,15 +428,18 @@ static void bench_table(unsigned int ms, unsigned int reps, unsigned int ncfgs)
 			for (n = 1; n <= MAX_THREADS; n++)
 				rates[c][n][r] = bench_one(&bench_cfgs[c], n,
 							   ms);
-	for (c = 0; c < ncfgs; c++)
-		for (n = 1; n <= MAX_THREADS; n++)
+	for (c = 0; c < ncfgs; c++) {
+		sp[c] = 0;
+		for (n = 1; n <= MAX_THREADS; n++) {
 			med[c][n] = median(rates[c][n], reps);
+			sp[c] = max(sp[c], spread(rates[c][n], reps, med[c][n]));
+		}
+	}
 
-	printf("%-16s | %-28s | %-28s | %s\n", "", "1 thread", "2 threads",
-	       "");
-	printf("%-16s | %8s %9s %9s | %8s %9s %9s | %s\n", "sync/reclaim",
+	printf("%-16s | %-28s | %-28s |\n", "", "1 thread", "2 threads");
+	printf("%-16s | %8s %9s %9s | %8s %9s %9s | %s  %s\n", "sync/reclaim",
 	       "ns/hit", "Mhits/s", "x plain", "ns/hit", "Mhits/s", "x plain",
-	       "scaling");
+	       "scaling", "spread");
 	for (c = 0; c < ncfgs; c++) {
 		printf("%-16s |", cfg_name(&bench_cfgs[c], name, sizeof(name)));
 		for (n = 1; n <= MAX_THREADS; n++) {
@@ -438,7 +449,7 @@ static void bench_table(unsigned int ms, unsigned int reps, unsigned int ncfgs)
 			printf(" %8.2f %9.1f %8.2fx |", ns, med[c][n] / 1e6,
 			       ns / plain_ns);
 		}
-		printf(" %6.2fx\n", med[c][2] / med[c][1]);
+		printf(" %6.2fx  %5.1f%%\n", med[c][2] / med[c][1], sp[c]);
 	}
 
 	printf("\ngoals (timings are measurements: a missed goal does not fail the run):\n");
