@@ -2,13 +2,17 @@
 #
 # avc_rcu: build the module against a kernel build tree, and the tools.
 #
-#   make                 avc_rcu.ko, tools/avcstat/avcstat and
-#                        tools/avc_workload/avc_workload
+#   make                 avc_rcu.ko, tools/avcstat/avcstat,
+#                        tools/avc_workload/avc_workload and
+#                        tools/avc_trace/avc_tracegen
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
 #   make check           static checks, then the kselftests in QEMU guests
 #   make bench           the 2004 comparison, measured in a QEMU guest
 #   make demo            boot a guest, load the module, show avcstat 1
+#   make native          the core in userspace: benchmark against a plain
+#                        loop, callgrind's instructions per hit, TSan
+#   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
 #   make print-kdir      the kernel build tree make would use
 #   make clean
 
@@ -18,7 +22,7 @@
 # depends on; else it says what to install.  The goals that only run
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
-NO_KDIR_GOALS := tools check bench demo
+NO_KDIR_GOALS := tools check bench demo native fuzz
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
 ifneq ($(.SHELLSTATUS),0)
@@ -42,6 +46,7 @@ module:
 tools:
 	$(MAKE) -C tools/avcstat
 	$(MAKE) -C tools/avc_workload
+	$(MAKE) -C tools/avc_trace
 
 # The torture module in selftests/ links against avc_rcu.ko's exports.
 selftests: module
@@ -59,6 +64,13 @@ bench:
 demo:
 	tools/testing/demo
 
+.PHONY: native fuzz
+native:
+	tools/native/run native
+
+fuzz:
+	tools/native/run fuzz $(FUZZ_SECONDS)
+
 print-kdir:
 	@echo $(KDIR)
 
@@ -69,7 +81,9 @@ print-kdir:
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_bench clean
+	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_trace clean
 	$(MAKE) -C tools/avcstat clean
 	$(MAKE) -C tools/avc_workload clean
+	$(MAKE) -C tools/avc_trace clean
 	$(MAKE) -C selftests clean
 	rm -rf build

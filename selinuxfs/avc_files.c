@@ -6,7 +6,6 @@
 
 #include <linux/capability.h>
 #include <linux/cpumask.h>
-#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -28,28 +27,6 @@ static ssize_t avcrcufs_threshold_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-/*
- * Strictly a decimal number in range, with at most one trailing newline:
- * no sign, no blanks, no base prefix.  Anything else changes nothing.
- */
-static int avcrcufs_threshold_parse(const char *buf, size_t len, unsigned int *val)
-{
-	size_t i;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (!len)
-		return -EINVAL;
-	for (i = 0; i < len; i++)
-		if (!isdigit(buf[i]))
-			return -EINVAL;
-	/* kstrtouint() stops at the NUL the caller put after the text. */
-	if (kstrtouint(buf, 10, val) ||
-	    *val < AVC_RCU_THRESHOLD_MIN || *val > AVC_RCU_THRESHOLD_MAX)
-		return -EINVAL;
-	return 0;
-}
-
 static ssize_t avcrcufs_threshold_write(struct file *file,
 					const char __user *ubuf, size_t count,
 					loff_t *ppos)
@@ -66,8 +43,7 @@ static ssize_t avcrcufs_threshold_write(struct file *file,
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
-	buf[count] = '\0';
-	if (avcrcufs_threshold_parse(buf, count, &val))
+	if (avc_parse_threshold(buf, count, &val))
 		return -EINVAL;
 	avc_cache_set_threshold(avc_rcu_cache(), val);
 	return count;

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Native shim for <linux/atomic.h>: atomic_t on __atomic builtins.  As in
+ * the kernel, atomic_read()/atomic_set() are plain (relaxed) accesses and
+ * the void atomic_inc()/atomic_dec() are unordered; cmpxchg() is fully
+ * ordered and returns the value it found.
+ */
+#ifndef _AVC_NATIVE_LINUX_ATOMIC_H
+#define _AVC_NATIVE_LINUX_ATOMIC_H
+
+#include <linux/compiler.h>
+#include <linux/types.h>
+
+typedef struct { int counter; } atomic_t;
+
+#define ATOMIC_INIT(i)		{ (i) }
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_set(atomic_t *v, int i)
+{
+	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_inc(atomic_t *v)
+{
+	__atomic_fetch_add(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_dec(atomic_t *v)
+{
+	__atomic_fetch_sub(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+#define cmpxchg(ptr, old, new) ({					\
+	__typeof__(ptr) __cmpxchg_p = (ptr);				\
+	__typeof__(*__cmpxchg_p) __cmpxchg_old = (old);			\
+	__atomic_compare_exchange_n(__cmpxchg_p, &__cmpxchg_old, (new),	\
+				    false, __ATOMIC_SEQ_CST,		\
+				    __ATOMIC_SEQ_CST);			\
+	__cmpxchg_old;							\
+})
+
+#endif /* _AVC_NATIVE_LINUX_ATOMIC_H */

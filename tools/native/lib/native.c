@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_rcu native: the runtime under the shim headers (include/linux/):
+ * thread "CPUs" and their per-CPU memory, the slab and kvmalloc families
+ * on malloc, messages, WARN and random numbers.  See avc_native/native.h.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+
+__thread unsigned int avc_native_cpu __avc_native_tls;
+__thread unsigned long avc_native_pcpu_off __avc_native_tls;
+bool avc_native_quiet;
+
+/*
+ * CPUs in use, CPU 0 (the main thread's) always.  One lock for the CPU
+ * map and the per-CPU allocator: neither is on any fast path.
+ */
+static pthread_mutex_t avc_native_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool avc_native_cpu_used[NR_CPUS] = { [0] = true };
+
+/**
+ * avc_native_thread_enter() - make the calling thread a CPU and a reader
+ * The main thread is CPU 0; any other thread takes the lowest free CPU.
+ *
+ * Return: the CPU, or -EBUSY when NR_CPUS threads are already in.
+ */
+int avc_native_thread_enter(void)
+{
+	unsigned int cpu = 0;
+
+	if (syscall(SYS_gettid) != getpid()) {
+		pthread_mutex_lock(&avc_native_lock);
+		for (cpu = 1; cpu < nr_cpu_ids; cpu++)
+			if (!avc_native_cpu_used[cpu])
+				break;
+		if (cpu < nr_cpu_ids)
+			avc_native_cpu_used[cpu] = true;
+		pthread_mutex_unlock(&avc_native_lock);
+		if (cpu == nr_cpu_ids)
+			return -EBUSY;
+	}
+	avc_native_cpu = cpu;
+	avc_native_pcpu_off = (unsigned long)cpu * AVC_NATIVE_PCPU_UNIT;
+#ifdef AVC_NATIVE_URCU
+	rcu_register_thread();
+#endif
+	return cpu;
+}
+
+/**
+ * avc_native_thread_exit() - give the calling thread's CPU back
+ *
+ * The thread must not be in an RCU read-side critical section.
+ */
+void avc_native_thread_exit(void)
+{
+#ifdef AVC_NATIVE_URCU
+	rcu_unregister_thread();
+#endif
+	if (avc_native_cpu) {
+		pthread_mutex_lock(&avc_native_lock);
+		avc_native_cpu_used[avc_native_cpu] = false;
+		pthread_mutex_unlock(&avc_native_lock);
+	}
+	avc_native_cpu = 0;
+	avc_native_pcpu_off = 0;
+}
+
+/**
+ * avc_native_quiescent_state() - the calling thread holds no RCU reference
+ *
+ * Where the kernel would call cond_resched().  Required under QSBR, a
+ * no-op otherwise.
+ */
+void avc_native_quiescent_state(void)
+{
+#ifdef AVC_NATIVE_RCU_QSBR
+	rcu_quiescent_state();
+#endif
+}
+
+/*
+ * Per-CPU memory: NR_CPUS units of AVC_NATIVE_PCPU_UNIT bytes, CPU n's
+ * copy of an object n units after CPU 0's.  Allocated in 64-byte granules
+ * of the unit, first fit; an allocation records its length in granules.
+ */
+#define AVC_NATIVE_PCPU_GRANULE	64
+#define AVC_NATIVE_PCPU_GRANULES (AVC_NATIVE_PCPU_UNIT / AVC_NATIVE_PCPU_GRANULE)
+
+static char avc_native_pcpu_area[NR_CPUS][AVC_NATIVE_PCPU_UNIT]
+	__aligned(4096);
+static unsigned short avc_native_pcpu_len[AVC_NATIVE_PCPU_GRANULES];
+
+/**
+ * avc_native_pcpu_alloc() - zeroed per-CPU memory, as alloc_percpu()
+ * @size: bytes of each CPU's copy
+ * @align: alignment, at most 64
+ *
+ * Return: CPU 0's copy, or NULL when the units are full.
+ */
+void *avc_native_pcpu_alloc(size_t size, size_t align)
+{
+	size_t n = (size + AVC_NATIVE_PCPU_GRANULE - 1) / AVC_NATIVE_PCPU_GRANULE;
+	size_t first, i, run = 0;
+	unsigned int cpu;
+	void *p = NULL;
+
+	if (!n || align > AVC_NATIVE_PCPU_GRANULE)
+		return NULL;
+	pthread_mutex_lock(&avc_native_lock);
+	for (i = 0; i < AVC_NATIVE_PCPU_GRANULES; i++) {
+		if (avc_native_pcpu_len[i]) {
+			i += avc_native_pcpu_len[i] - 1;
+			run = 0;
+			continue;
+		}
+		if (++run < n)
+			continue;
+		first = i + 1 - n;
+		avc_native_pcpu_len[first] = n;
+		p = avc_native_pcpu_area[0] + first * AVC_NATIVE_PCPU_GRANULE;
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+			memset(avc_native_pcpu_area[cpu] +
+			       first * AVC_NATIVE_PCPU_GRANULE, 0,
+			       n * AVC_NATIVE_PCPU_GRANULE);
+		break;
+	}
+	pthread_mutex_unlock(&avc_native_lock);
+	return p;
+}
+
+/**
+ * avc_native_pcpu_free() - free what avc_native_pcpu_alloc() returned
+ * @p: CPU 0's copy, or NULL
+ */
+void avc_native_pcpu_free(void *p)
+{
+	size_t first;
+
+	if (!p)
+		return;
+	first = ((char *)p - avc_native_pcpu_area[0]) / AVC_NATIVE_PCPU_GRANULE;
+	pthread_mutex_lock(&avc_native_lock);
+	if (first >= AVC_NATIVE_PCPU_GRANULES || !avc_native_pcpu_len[first])
+		avc_native_warn(__FILE__, __LINE__,
+				"free_percpu(%p): not allocated\n", p);
+	avc_native_pcpu_len[first] = 0;
+	pthread_mutex_unlock(&avc_native_lock);
+}
+
+/* The slab allocator. */
+struct kmem_cache {
+	const char *name;
+	size_t size;
+	size_t align;
+	long objects;	/* allocated and not freed; atomic */
+};
+
+static long avc_native_slab_total;
+
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
+				     unsigned int align, slab_flags_t flags,
+				     void (*ctor)(void *))
+{
+	struct kmem_cache *s;
+
+	if (ctor)
+		avc_native_warn(__FILE__, __LINE__, "%s: no constructors\n",
+				name);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->name = name;
+	s->align = align ?: sizeof(void *);
+	if ((flags & SLAB_HWCACHE_ALIGN) && s->align < 64)
+		s->align = 64;
+	s->size = (size + s->align - 1) / s->align * s->align;
+	return s;
+}
+
+void kmem_cache_destroy(struct kmem_cache *s)
+{
+	long left;
+
+	if (!s)
+		return;
+	left = __atomic_load_n(&s->objects, __ATOMIC_RELAXED);
+	WARN(left, "%s: %s: %ld objects remaining\n", __func__, s->name,
+	     left);
+	free(s);
+}
+
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+{
+	void *p = aligned_alloc(s->align, s->size);
+
+	if (p) {
+		__atomic_fetch_add(&s->objects, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&avc_native_slab_total, 1, __ATOMIC_RELAXED);
+	}
+	return p;
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *obj)
+{
+	if (!obj)
+		return;
+	__atomic_fetch_sub(&s->objects, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&avc_native_slab_total, 1, __ATOMIC_RELAXED);
+	free(obj);
+}
+
+long avc_native_slab_objects(void)
+{
+	return __atomic_load_n(&avc_native_slab_total, __ATOMIC_RELAXED);
+}
+
+/*
+ * kmalloc(0) returns a pointer that is not NULL in the kernel: so here,
+ * which also keeps NULL for failures only.
+ */
+void *kmalloc(size_t size, gfp_t flags)
+{
+	return malloc(size ?: 1);
+}
+
+void *kzalloc(size_t size, gfp_t flags)
+{
+	return calloc(1, size ?: 1);
+}
+
+void *kmalloc_array(size_t n, size_t size, gfp_t flags)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return kmalloc(bytes, flags);
+}
+
+void *kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(n, size, &bytes))
+		return NULL;
+	return kzalloc(bytes, flags);
+}
+
+void kfree(const void *p)
+{
+	free((void *)p);
+}
+
+void *kvmalloc(size_t size, gfp_t flags)
+{
+	return kmalloc(size, flags);
+}
+
+void *kvzalloc(size_t size, gfp_t flags)
+{
+	return kzalloc(size, flags);
+}
+
+void *kvmalloc_array(size_t n, size_t size, gfp_t flags)
+{
+	return kmalloc_array(n, size, flags);
+}
+
+void *kvcalloc(size_t n, size_t size, gfp_t flags)
+{
+	return kcalloc(n, size, flags);
+}
+
+void *kvrealloc(const void *p, size_t oldsize, size_t newsize, gfp_t flags)
+{
+	return realloc((void *)p, newsize ?: 1);
+}
+
+void kvfree(const void *p)
+{
+	free((void *)p);
+}
+
+void avc_native_printk(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (avc_native_quiet)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void avc_native_warn(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "WARNING: at %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	abort();
+}
+
+unsigned int avc_native_random_u32(void)
+{
+	unsigned int v;
+
+	if (getrandom(&v, sizeof(v), 0) != sizeof(v))
+		avc_native_warn(__FILE__, __LINE__, "getrandom failed\n");
+	return v;
+}
