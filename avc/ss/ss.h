@@ -43,6 +43,15 @@ struct avc_ss {
 	struct mutex load_lock;	/* loads only; computations never take it */
 };
 
+/*
+ * policydb.c: a policy text parsed piece by piece, as it is written.
+ */
+struct avc_policy_parser;
+struct avc_policy_parser *avc_policy_parser_new(void);
+int avc_policy_parser_feed(struct avc_policy_parser *p, const char *text,
+			   size_t len);
+void avc_policy_parser_free(struct avc_policy_parser *p);
+
 /* services.c */
 int avc_ss_init(struct avc_ss *ss);
 void avc_ss_destroy(struct avc_ss *ss);
