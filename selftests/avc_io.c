@@ -151,7 +151,40 @@ int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off)
 		ret = -errno;
 	else if ((size_t)n != len)
 		ret = -EIO;
-	close(fd);
+	/* load publishes at the last close, which returns its outcome. */
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int avc_load_chunks(const char *text, size_t len, const size_t *chunks,
+		    size_t nchunks, int *at)
+{
+	size_t done = 0, i = 0, n;
+	ssize_t w;
+	int fd, ret = 0;
+
+	*at = -1;
+	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (done < len) {
+		n = len - done;
+		if (nchunks && chunks[i % nchunks] < n)
+			n = chunks[i % nchunks];
+		i++;
+		w = write(fd, text + done, n);
+		if (w < 0 || (size_t)w != n) {
+			ret = w < 0 ? -errno : -EIO;
+			*at = (int)i;
+			break;
+		}
+		done += n;
+	}
+	if (close(fd) && !ret) {
+		ret = -errno;
+		*at = 0;
+	}
 	return ret;
 }
 

@@ -44,7 +44,8 @@ struct avc_ss {
 };
 
 /*
- * policydb.c: a policy text parsed piece by piece, as it is written.
+ * policydb.c: a policy text parsed piece by piece, as it is written, for
+ * avc_ss_load_parsed().
  */
 struct avc_policy_parser;
 struct avc_policy_parser *avc_policy_parser_new(void);
@@ -59,6 +60,8 @@ void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
 		    struct avc_rcu_decision *avd);
 int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
 		u32 *seqno);
+int avc_ss_load_parsed(struct avc_ss *ss, struct avc_policy_parser *p,
+		       u32 *seqno);
 u32 avc_ss_seqno(struct avc_ss *ss);
 
 /* number.c */
