@@ -259,7 +259,13 @@ static ssize_t avcrcufs_access_write(struct file *file,
 			     AVC_RCU_ACCESS_REPLY_FMT, avd.allowed,
 			     0xffffffffU, avd.auditallow, avd.auditdeny,
 			     avd.seqno, avd.flags);
+	/*
+	 * Rewind for the next read(2).  write(2) stores *ppos back into
+	 * f_pos, but pwrite(2) does not: without the second store a read
+	 * after a pwrite would go on from the old reply's offset.
+	 */
 	*ppos = 0;
+	file->f_pos = 0;
 	mutex_unlock(&txn->lock);
 	return count;
 }
