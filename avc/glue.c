@@ -35,7 +35,7 @@ int avc_rcu_setup(const struct avc_rcu_config *cfg)
 	err = avc_core_init();
 	if (err)
 		return err;
-	err = avc_ss_init(&avc_rcu_ss);
+	err = avc_ss_init_at(&avc_rcu_ss, cfg->seqno_start);
 	if (err)
 		goto out_core;
 	c = avc_cache_create(&avc_rcu_ss, cfg->slots, AVC_RCU_THRESHOLD_DEFAULT,

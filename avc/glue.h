@@ -16,12 +16,15 @@
  * @sync: how lookups and updates are serialised
  * @reclaim: which entries a reclaim evicts
  * @hash_seed: the hash seed, or 0 for a random one
+ * @seqno_start: the seqno of the empty policy the module starts with, 0
+ *	but in tests of the seqno's wrap-around
  */
 struct avc_rcu_config {
 	unsigned int slots;
 	enum avc_sync sync;
 	enum avc_reclaim_policy reclaim;
 	u32 hash_seed;
+	u32 seqno_start;
 };
 
 int avc_rcu_setup(const struct avc_rcu_config *cfg);

@@ -17,6 +17,28 @@
 #include "policydb.h"
 
 /**
+ * avc_ss_init_at() - start with the empty policy under a given seqno
+ * @ss: the security server
+ * @seqno: the empty policy's seqno; the first load gets @seqno + 1
+ *
+ * Any @seqno but 0 is for tests: a seqno just below 2^32 lets them load
+ * across the wrap-around in a few loads.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int avc_ss_init_at(struct avc_ss *ss, u32 seqno)
+{
+	struct avc_policydb *db = avc_policydb_parse("", 0);
+
+	if (IS_ERR(db))
+		return PTR_ERR(db);
+	db->seqno = seqno;
+	mutex_init(&ss->load_lock);
+	RCU_INIT_POINTER(ss->db, db);
+	return 0;
+}
+
+/**
  * avc_ss_init() - start with the empty policy: deny everything, seqno 0
  * @ss: the security server
  *
@@ -24,13 +46,7 @@
  */
 int avc_ss_init(struct avc_ss *ss)
 {
-	struct avc_policydb *db = avc_policydb_parse("", 0);
-
-	if (IS_ERR(db))
-		return PTR_ERR(db);
-	mutex_init(&ss->load_lock);
-	RCU_INIT_POINTER(ss->db, db);
-	return 0;
+	return avc_ss_init_at(ss, 0);
 }
 
 /**

@@ -55,6 +55,7 @@ void avc_policy_parser_free(struct avc_policy_parser *p);
 
 /* services.c */
 int avc_ss_init(struct avc_ss *ss);
+int avc_ss_init_at(struct avc_ss *ss, u32 seqno);
 void avc_ss_destroy(struct avc_ss *ss);
 void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
 		    struct avc_rcu_decision *avd);
