@@ -184,6 +184,8 @@ static u32 avc_rules_fold(void *base, u32 n)
 	u32 i, out = 0;
 
 	for (i = 0; i < n; i++) {
+		if (!(i % AVC_RESCHED_EVERY))
+			cond_resched();
 		if (out && !avc_rule_cmp(&r[out - 1], &r[i])) {
 			r[out - 1].allowed |= r[i].allowed;
 			r[out - 1].auditallow |= r[i].auditallow;
@@ -199,9 +201,12 @@ static u32 avc_sids_fold(void *base, u32 n)
 {
 	u32 *s = base, i, out = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (!(i % AVC_RESCHED_EVERY))
+			cond_resched();
 		if (!out || s[out - 1] != s[i])
 			s[out++] = s[i];
+	}
 	return out;
 }
 
@@ -219,30 +224,52 @@ static const struct avc_elem_ops avc_sid_ops = {
 	.fold = avc_sids_fold,
 };
 
-/* Move the root of heap @base[0..@n) down to where it belongs. */
-static void avc_sift_down(char *base, size_t root, size_t n,
-			  const struct avc_elem_ops *ops)
-{
-	size_t child, size = ops->size;
+/* The largest element the sort moves: a rule. */
+#define AVC_ELEM_MAX	sizeof(struct avc_rule)
 
-	while ((child = 2 * root + 1) < n) {
-		if (child + 1 < n &&
-		    ops->cmp(base + child * size, base + (child + 1) * size) < 0)
-			child++;
-		if (ops->cmp(base + root * size, base + child * size) >= 0)
-			return;
-		ops->exchange(base + root * size, base + child * size);
-		root = child;
+/*
+ * Move the root of the max-heap @base[@root..@n) down to where it belongs,
+ * bottom-up: first down the path of larger children to a leaf (one
+ * comparison a level), then back up that path to the first element larger
+ * than the root's, which is seldom far from the leaf; the root goes there
+ * and the path above moves up a level.  About half the comparisons of
+ * testing the root against both children at every level.
+ */
+static __always_inline void avc_sift_down(char *base, size_t root, size_t n,
+					  const struct avc_elem_ops *ops)
+{
+	size_t size = ops->size, i = root, c;
+	u8 top[AVC_ELEM_MAX], carry[AVC_ELEM_MAX], tmp[AVC_ELEM_MAX];
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n &&
+		    ops->cmp(base + c * size, base + (c + 1) * size) < 0)
+			c++;
+		i = c;
+	}
+	while (i != root && ops->cmp(base + i * size, base + root * size) <= 0)
+		i = (i - 1) / 2;
+	if (i == root)
+		return;
+	memcpy(top, base + root * size, size);
+	memcpy(carry, base + i * size, size);
+	memcpy(base + i * size, top, size);
+	while (i != root) {
+		i = (i - 1) / 2;
+		memcpy(tmp, base + i * size, size);
+		memcpy(base + i * size, carry, size);
+		memcpy(carry, tmp, size);
 	}
 }
 
 /*
  * Heapsort in place, with a reschedule point every AVC_RESCHED_EVERY
  * sifts: lib/sort.c has none, and millions of rules take seconds, which on
- * a kernel without preemption is a soft lockup.  (Equal elements end a
- * sift at once, so a policy of one repeated rule sorts in linear time.)
+ * a kernel without preemption is a soft lockup.  Always inlined, for one
+ * copy per element type with its comparison inlined too.
  */
-static void avc_heapsort(void *base, size_t n, const struct avc_elem_ops *ops)
+static __always_inline void avc_heapsort(void *base, size_t n,
+					 const struct avc_elem_ops *ops)
 {
 	char *b = base;
 	size_t i;
@@ -265,7 +292,10 @@ static void avc_heapsort(void *base, size_t n, const struct avc_elem_ops *ops)
 /* Sort and fold: the count of distinct entries left at the front. */
 static u32 avc_sort_fold(void *base, u32 n, const struct avc_elem_ops *ops)
 {
-	avc_heapsort(base, n, ops);
+	if (ops == &avc_rule_ops)
+		avc_heapsort(base, n, &avc_rule_ops);
+	else
+		avc_heapsort(base, n, &avc_sid_ops);
 	return ops->fold(base, n);
 }
 
@@ -273,15 +303,19 @@ static u32 avc_sort_fold(void *base, u32 n, const struct avc_elem_ops *ops)
  * A growing list of entries in page-sized blocks that never move, so that
  * growing never copies what is already there.  Only the last block takes
  * new entries; when it fills it is sorted and folded, and if that freed a
- * quarter of it or more it keeps taking entries, else a new block starts.
+ * quarter of it or more it keeps taking entries, else a new block starts
+ * and the next AVC_FOLD_PAUSE full blocks are not even tried: a text of
+ * distinct keys pays for one sort of a block in that many.
  */
+#define AVC_FOLD_PAUSE	63
+
 struct avc_block {
 	u32 n;			/* entries in @elems */
 	u32 pad;
 	char elems[];
 };
 
-#define AVC_BLOCK_BYTES	PAGE_SIZE
+#define AVC_BLOCK_BYTES	4096	/* one order-0 kmalloc, whatever the page size */
 
 struct avc_blocks {
 	const struct avc_elem_ops *ops;
@@ -289,6 +323,7 @@ struct avc_blocks {
 	u32 nblocks;
 	u32 cap;			/* slots in @block */
 	u32 per_block;			/* entries a block holds */
+	u32 pause;			/* full blocks left unfolded */
 };
 
 static void avc_blocks_init(struct avc_blocks *bl,
@@ -344,9 +379,16 @@ static int avc_blocks_add(struct avc_blocks *bl, const void *elem)
 	int err;
 
 	if (last && last->n == bl->per_block) {
-		last->n = avc_sort_fold(last->elems, last->n, ops);
-		if (last->n > bl->per_block - bl->per_block / 4)
-			last = NULL;	/* as good as full: move on */
+		if (bl->pause) {
+			bl->pause--;
+			last = NULL;
+		} else {
+			last->n = avc_sort_fold(last->elems, last->n, ops);
+			if (last->n > bl->per_block - bl->per_block / 4) {
+				bl->pause = AVC_FOLD_PAUSE;
+				last = NULL;	/* as good as full */
+			}
+		}
 	}
 	if (!last) {
 		err = avc_blocks_grow(bl);
@@ -386,6 +428,8 @@ static int avc_blocks_finish(struct avc_blocks *bl, void **out, u32 *count)
 		n += bl->block[i]->n;
 		kfree(bl->block[i]);
 		bl->block[i] = NULL;
+		if (!(i % 256))
+			cond_resched();
 	}
 	avc_blocks_free(bl);
 
