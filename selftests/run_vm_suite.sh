@@ -13,11 +13,15 @@
 # Prints TAP version 13 with each program's own TAP nested as "# " lines,
 # kselftest style, and ends with exactly one line
 #
-#     AVC_RCU_SUITE passed=P failed=F
+#     AVC_RCU_SUITE passed=P failed=F skipped=S
 #
-# where P and F count the individual test cases (the ok / not ok lines of
-# every program; a program that crashes, times out or stops early counts
-# its missing cases as failed).  Exits non-zero if anything failed.
+# where P, F and S count the individual test cases (the ok / not ok lines
+# of every program; "ok ... # SKIP" is skipped, not passed) and the kernel
+# log checks.  Each program's plan is checked against what it printed: a
+# program that crashes, times out or stops early counts its missing cases
+# as failed, one that prints more cases than planned, no plan, or no TAP
+# at all (even exiting 0) counts one failure more, as does one that exits
+# non-zero without a failed case.  Exits non-zero if anything failed.
 #
 # Environment (defaults in brackets):
 #   AVC_RCU_KO [/avc_rcu/avc_rcu.ko]   AVC_RCU_MNT [/sys/fs/avc_rcu]
@@ -87,8 +91,8 @@ fi
 num=0		# top-level TAP number
 passed=0	# test cases
 failed=0
-skipped=0	# included in passed
-c_pass=0 c_fail=0 c_skip=0
+skipped=0	# not in passed
+c_pass=0 c_fail=0 c_skip=0 c_why=
 any_failed=0
 
 if command -v timeout >/dev/null 2>&1; then
@@ -104,21 +108,51 @@ top() {
 }
 
 # Count the test cases in a program's TAP output ($1), its exit status ($2).
-# Sets c_pass c_fail c_skip.
+# Sets c_pass c_fail c_skip, and c_why to what was wrong besides failed
+# cases.  Only unindented lines count: nested TAP is "# "-prefixed.
 count_cases() {
 	# shellcheck disable=SC2016
 	eval "$(awk -v rc="$2" '
-		/^ok / { p++; if ($0 ~ /# [Ss][Kk][Ii][Pp]/) s++ }
-		/^not ok / { f++ }
-		/^1\.\.[0-9]+/ { split($0, a, /[. ]+/); plan = a[2] + 0; hp = 1 }
+		function why(w) { whys = whys (whys == "" ? "" : "; ") w }
+		/^ok / {
+			n++
+			if ($0 ~ /#[ \t]*[Ss][Kk][Ii][Pp]/)
+				s++
+			else
+				p++
+		}
+		/^not ok / { n++; f++ }
+		/^1\.\.[0-9]+/ {
+			split($0, a, /[. ]+/)
+			if (hp)
+				why("a second plan")
+			plan = a[2] + 0; hp = 1
+			planskip = $0 ~ /#[ \t]*[Ss][Kk][Ii][Pp]/
+		}
 		/^Bail out!/ { bail = 1 }
 		END {
-			f += 0; p += 0; s += 0
-			if (hp && plan > p + f)
-				f += plan - p - f
-			if (bail || (rc != 0 && f == 0))
-				f++
-			printf "c_pass=%d c_fail=%d c_skip=%d\n", p, f, s
+			n += 0; p += 0; f += 0; s += 0
+			if (!hp && !n) {
+				why("no TAP"); f++
+			} else if (!hp) {
+				why("no plan"); f++
+			} else if (plan == 0 && planskip && !n) {
+				s++
+			} else if (n < plan) {
+				why(n " of " plan " planned cases ran")
+				f += plan - n
+			} else if (n > plan) {
+				why(n " cases for a plan of " plan); f++
+			}
+			if (bail) {
+				why("bailed out"); f++
+			}
+			if (rc != 0 && !f) {
+				why("exit " rc " and no case failed"); f++
+			}
+			gsub(/\047/, "", whys)
+			printf "c_pass=%d c_fail=%d c_skip=%d c_why=\047%s\047\n",
+				p, f, s, whys
 		}' "$1")"
 }
 
@@ -136,6 +170,9 @@ run_prog() {
 	passed=$((passed + c_pass))
 	failed=$((failed + c_fail))
 	skipped=$((skipped + c_skip))
+	[ -z "$c_why" ] || echo "# selftests: avc_rcu: $label: $c_why"
+	[ "$c_skip" -eq 0 ] ||
+		echo "# selftests: avc_rcu: $label: $c_skip skipped, not passed"
 	if [ "$rc" -eq 0 ] && [ "$c_fail" -eq 0 ]; then
 		top ok "$label"
 	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || [ "$rc" -eq 143 ]; then
@@ -278,6 +315,5 @@ else
 	fail_prog avc_unload.sh "missing"
 fi
 
-echo "# AVC_RCU_SUITE skipped=$skipped (counted as passed)"
-echo "AVC_RCU_SUITE passed=$passed failed=$failed"
+echo "AVC_RCU_SUITE passed=$passed failed=$failed skipped=$skipped"
 [ $failed -eq 0 ] && [ $any_failed -eq 0 ]
