@@ -2,7 +2,8 @@
 /*
  * avc_rcu functional tests: miss then hit, decisions equal to the policy
  * (checked against an independent model of a random policy), the counter
- * identities, and the access file's input checking and reply format.
+ * identities, and the access file's input checking (size limit
+ * included) and reply format.
  *
  * Environment: AVC_RCU_MNT (mount point), AVC_SEED (PRNG seed, printed).
  */
@@ -365,6 +366,50 @@ TEST_F_TIMEOUT(avc, numbers_are_not_octal, 120)
 			       "octal" : "something else");
 	} else {
 		EXPECT_EQ(-EINVAL, ret);
+	}
+}
+
+/*
+ * The request size limit at limit - 1, limit and limit + 1: a request of
+ * up to 128 bytes is judged on its content (blanks before the numbers are
+ * allowed), a longer one refused, whatever it holds.
+ */
+TEST_F_TIMEOUT(avc, access_request_length, 120)
+{
+	static const char policy[] = "allow 1 2 3 0x5\n";
+	static const struct {
+		size_t len;
+		int nl;
+		int err;
+	} tc[] = {
+		{ 127, 0, 0 }, { 127, 1, 0 }, { 128, 0, 0 }, { 128, 1, 0 },
+		{ 129, 0, EINVAL }, { 129, 1, EINVAL }, { 4096, 1, EINVAL },
+	};
+	char buf[4096];
+	struct avc_reply r;
+	size_t i, text;
+	__u32 seq;
+
+	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
+	for (i = 0; i < ARRAY_LEN(tc); i++) {
+		int ret;
+
+		/* "   ...   1 2 3 1[\n]" */
+		text = tc[i].len - tc[i].nl;
+		memset(buf, ' ', text - 7);
+		memcpy(buf + text - 7, "1 2 3 1", 7);
+		if (tc[i].nl)
+			buf[text] = '\n';
+		ret = avc_access_raw(buf, tc[i].len, &r);
+		EXPECT_EQ(-tc[i].err, ret)
+			TH_LOG("%zu bytes%s: expected %s, got %s",
+			       tc[i].len, tc[i].nl ? " with a newline" : "",
+			       tc[i].err ? strerror(tc[i].err) : "success",
+			       ret ? strerror(-ret) : "success");
+		if (!ret && !tc[i].err) {
+			EXPECT_EQ(0x5, r.allowed);
+			EXPECT_EQ(seq, r.seqno);
+		}
 	}
 }
 
