@@ -2,8 +2,8 @@
 /*
  * avc_rcu functional tests: miss then hit, decisions equal to the policy
  * (checked against an independent model of a random policy), the counter
- * identities, and the access file's input checking (size limit
- * included) and reply format.
+ * identities, and the access file's input checking (number syntax, size
+ * limit) and reply format.
  *
  * Environment: AVC_RCU_MNT (mount point), AVC_SEED (PRNG seed, printed).
  */
@@ -343,30 +343,49 @@ TEST_F_TIMEOUT(avc, access_bad_input, 120)
 	}
 }
 
-TEST_F_TIMEOUT(avc, numbers_are_not_octal, 120)
+/*
+ * One meaning for every number, checked exactly: decimal unless it starts
+ * with 0x or 0X (hexadecimal, either case of digits); a leading zero is a
+ * decimal digit, never octal (010 is ten, 08 eight).
+ */
+TEST_F_TIMEOUT(avc, number_syntax, 120)
 {
 	static const char policy[] =
 		"allow 10 1 1 0xa\n"
 		"allow 8 1 1 0x8\n"
-		"allow 0x10 1 1 0x10\n";
+		"allow 16 1 1 0x10\n"
+		"allow 77 1 1 0x4d\n"
+		"allow 171 1 1 0xab\n";
+	static const struct {
+		const char *req;
+		__u32 allowed;
+	} q[] = {
+		{ "010 1 1 1", 0xa },
+		{ "0010 01 001 1", 0xa },
+		{ "08 1 1 1", 0x8 },
+		{ "0x10 1 1 1", 0x10 },
+		{ "0X10 1 1 1", 0x10 },
+		{ "0x010 1 1 1", 0x10 },
+		{ "077 1 1 1", 0x4d },
+		{ "0xAb 0X1 0X01 0X0", 0xab },
+		{ "0XaB 1 1 1", 0xab },
+	};
 	struct avc_reply r;
 	__u32 seq;
-	int ret;
+	size_t i;
 
 	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
-	AVC_QUERY(10, 1, 1, 0, &r);
-	EXPECT_EQ(0xa, r.allowed);
-	AVC_QUERY(16, 1, 1, 0, &r);
-	EXPECT_EQ(0x10, r.allowed);
-	/* "010" is decimal 10 or refused, never octal 8. */
-	ret = avc_access_raw("010 1 1 1", 9, &r);
-	if (ret == 0) {
-		EXPECT_EQ(0xa, r.allowed)
-			TH_LOG("'010' read as %s", r.allowed == 8 ?
-			       "octal" : "something else");
-	} else {
-		EXPECT_EQ(-EINVAL, ret);
+	for (i = 0; i < ARRAY_LEN(q); i++) {
+		int ret = avc_access_raw(q[i].req, strlen(q[i].req), &r);
+
+		ASSERT_EQ(0, ret) TH_LOG("'%s': %s", q[i].req, strerror(-ret));
+		EXPECT_EQ(q[i].allowed, r.allowed)
+			TH_LOG("'%s' answered for another key", q[i].req);
+		EXPECT_EQ(seq, r.seqno);
 	}
+	/* 0X with nothing after it is no number, as 0x is not. */
+	AVC_FAILS(EINVAL, avc_access_raw("0X 1 1 1", 8, &r));
+	AVC_FAILS(EINVAL, avc_access_raw("1 1 1 0X", 8, &r));
 }
 
 /*
