@@ -3,7 +3,7 @@
  * avc_rcu functional tests: miss then hit, decisions equal to the policy
  * (checked against an independent model of a random policy), the counter
  * identities, and the access file's input checking (number syntax, size
- * limit) and reply format.
+ * limit), reply format and transactions (write or pwrite, then read).
  *
  * Environment: AVC_RCU_MNT (mount point), AVC_SEED (PRNG seed, printed).
  */
@@ -519,6 +519,51 @@ TEST_F_TIMEOUT(avc, access_transactions_on_one_fd, 120)
 	ASSERT_LT(0, n);
 	ASSERT_EQ(0, avc_parse_reply(buf, n, &r));
 	EXPECT_EQ(7 * 3 + 1, r.allowed);
+	close(fd);
+}
+
+/*
+ * After a pwrite(2) of a request a plain read(2) returns the new reply from
+ * its start, wherever the previous read had left the file offset.
+ */
+TEST_F_TIMEOUT(avc, access_pwrite_then_read, 120)
+{
+	static const char policy[] =
+		"allow 1 2 3 0x11\n"
+		"allow 2 2 3 0x22\n"
+		"allow 3 2 3 0x33\n";
+	char buf[128], want[128];
+	struct avc_reply r;
+	ssize_t n;
+	__u32 seq;
+	int fd;
+
+	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
+	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(7, write(fd, "1 2 3 1", 7));
+	/* Part of the first reply: the offset is now 4. */
+	ASSERT_EQ(4, read(fd, buf, 4));
+	ASSERT_EQ(7, pwrite(fd, "2 2 3 1", 7, 0));
+	n = read(fd, buf, sizeof(buf) - 1);
+	ASSERT_LT(0, n) TH_LOG("nothing to read after a pwrite");
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "22 ffffffff 0 ffffffff %u 0", seq);
+	EXPECT_STREQ(want, buf);
+	ASSERT_EQ(0, avc_parse_reply(buf, n, &r));
+	/* Whole replies read to their end, then a pwrite at another offset. */
+	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
+	ASSERT_EQ(7, pwrite(fd, "3 2 3 1", 7, 99));
+	n = read(fd, buf, sizeof(buf) - 1);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "33 ffffffff 0 ffffffff %u 0", seq);
+	EXPECT_STREQ(want, buf);
+	/* pread of the reply at an offset still reads from there. */
+	n = pread(fd, buf, sizeof(buf) - 1, 3);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	EXPECT_STREQ(want + 3, buf);
 	close(fd);
 }
 
