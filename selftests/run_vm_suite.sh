@@ -50,7 +50,8 @@ AVCSTAT=${AVCSTAT:-/avc_rcu/avcstat}
 TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
 TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
-avc_reclaim avc_eviction avc_concurrency avcstat_test.sh avc_torture.sh}
+avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
+avc_torture.sh}
 FSTYPE=avcrcufs
 # Kernel log lines that fail a mode: the list tools/testing/vm/run scans
 # the guest's console with, installed next to this script by make install
