@@ -115,6 +115,34 @@ int avc_raise_effective_cap(unsigned int cap);
 int avc_kmsg_open(void);
 int avc_kmsg_grep(int fd, const char *needle, char *found, size_t size);
 
+/*
+ * Memory cgroups (v2), for the tests of memory limits.  avc_memcg_create()
+ * mounts cgroup2 at /sys/fs/cgroup if nothing is mounted there, enables
+ * the memory controller for the root's children, makes the child @name
+ * with memory.max @max bytes (0: no limit) and stores its path in @path:
+ * 0, -EOPNOTSUPP without cgroup2 or its memory controller, or -errno.
+ * avc_memcg_enter() moves the calling process into it; avc_memcg_read()
+ * reads a one-number file of it (memory.current, memory.peak) or, with
+ * @key, the value of @key in a flat-keyed one (memory.events): the value
+ * or -errno; avc_memcg_remove() removes it (it must hold no process).
+ */
+int avc_memcg_create(const char *name, long long max, char *path,
+		     size_t size);
+int avc_memcg_enter(const char *path);
+long long avc_memcg_read(const char *path, const char *file, const char *key);
+int avc_memcg_remove(const char *path);
+
+/*
+ * Bytes of vmalloc'ed memory that /proc/vmallocinfo attributes to a caller
+ * in module @module (the "[module]" after the caller), or -errno.
+ */
+long long avc_vmalloc_bytes(const char *module);
+
+/* The first line of a file, without its newline: 0 or -errno. */
+int avc_read_line(const char *path, char *buf, size_t size);
+/* Write @s to a file (a sysctl, a debugfs knob) in one write: 0 or -errno. */
+int avc_write_str(const char *path, const char *s);
+
 /* Milliseconds on CLOCK_MONOTONIC. */
 __u64 avc_now_ms(void);
 /* A TAP diagnostic on stdout ("# ..."), flushed at once. */

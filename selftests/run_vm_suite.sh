@@ -7,9 +7,12 @@
 # hash_seed=SEED (a fixed seed, so that the eviction-order test can put its
 # keys in one bucket and every run evicts the same entries), mount avcrcufs,
 # run every test program, the avcstat test and the in-kernel torture test
-# (avc_torture.sh), umount, rmmod, and check that the kernel log gained no
-# line matching bad-patterns (tools/testing/vm/bad-patterns, the list the
-# QEMU runner scans the console with).  Then the unload test once.
+# (avc_torture.sh), in the first mode also the programs whose subject does
+# not depend on the mode (AVC_RCU_ONCE_TESTS), umount, rmmod, and check
+# that the kernel log gained no line matching bad-patterns
+# (tools/testing/vm/bad-patterns, the list the QEMU runner scans the
+# console with).  Then the unload test once.
+#
 # Prints TAP version 13 with each program's own TAP nested as "# " lines,
 # kselftest style, and ends with exactly one line
 #
@@ -31,11 +34,12 @@
 #   AVC_RCU_SEEDS [1 2 3]              hash_seed for the 1st, 2nd, ...
 #                                      (lists shorter than the modes repeat)
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
-#   AVC_RCU_TESTS                      subset of the test programs
+#   AVC_RCU_TESTS                      the programs run in every mode
+#   AVC_RCU_ONCE_TESTS [avc_memory]    run in the first mode only
 #   AVC_RCU_BAD_PATTERNS [bad-patterns next to this script, else
 #                        ../tools/testing/vm/bad-patterns]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
-#   AVC_TORTURE_PARAMS:                passed to the tests
+#   AVC_TORTURE_PARAMS, AVC_LARGE_POLICY:  passed to the tests
 
 set -eu
 
@@ -52,6 +56,8 @@ TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
 avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
 avc_torture.sh}
+ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory}
+
 FSTYPE=avcrcufs
 # Kernel log lines that fail a mode: the list tools/testing/vm/run scans
 # the guest's console with, installed next to this script by make install
@@ -233,14 +239,67 @@ nth() {
 	echo "$2" | awk -v i="$1" '{ print $(1 + (i - 1) % NF) }'
 }
 
-nmodes=$(echo "$MODES" | awk '{ print NF }')
-ntests=$(echo "$TESTS" | awk '{ print NF }')
+# load_module PARAMS...: insmod and mount; sets setup_err on failure.
+load_module() {
+	setup_err=""
+	# shellcheck disable=SC2068
+	if ! insmod "$KO" $@ 2>"$TMP/err"; then
+		setup_err="insmod $KO $* failed: $(cat "$TMP/err")"
+	elif ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
+		setup_err="mount -t $FSTYPE $FSTYPE $MNT failed: $(cat "$TMP/err")"
+	fi
+}
+
+# run_test NAME LABEL FRESH: one program against the loaded module; FRESH=1
+# tells a C program that the module was just loaded.
+run_test() {
+	if [ -n "$setup_err" ]; then
+		fail_prog "$2" "$setup_err"
+		return
+	fi
+	case $1 in
+	*.sh)
+		if [ -f "$HERE/$1" ]; then
+			run_prog "$1" "$2" sh "$HERE/$1"
+		else
+			fail_prog "$2" "missing"
+		fi
+		;;
+	*)
+		if [ ! -x "$HERE/$1" ]; then
+			fail_prog "$2" "missing"
+		elif [ "$3" -eq 1 ]; then
+			run_prog "$1" "$2" env AVC_RCU_FRESH=1 "$HERE/$1"
+		else
+			run_prog "$1" "$2" "$HERE/$1"
+		fi
+		;;
+	esac
+}
+
+unload_or_fail() {
+	if ! unload_module 2>"$TMP/err"; then
+		echo "# unloading after $1 failed: $(cat "$TMP/err")"
+		failed=$((failed + 1))
+		any_failed=1
+	fi
+}
+
+words() {
+	echo "$1" | awk '{ print NF }'
+}
+
+nmodes=$(words "$MODES")
+ntests=$(words "$TESTS")
+nonce=$(words "$ONCE_TESTS")
+[ "$nmodes" -gt 0 ] || nonce=0
 
 echo "TAP version 13"
-echo "1..$((2 + nmodes * (ntests + 1)))"
+echo "1..$((2 + nmodes * (ntests + 1) + nonce))"
 echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST'," \
 	"reclaim '$RECLAIMS', seeds '$SEEDS', module $KO"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs online"
+echo "# once: '$ONCE_TESTS'"
 
 if [ -x "$HERE/avc_util_test" ]; then
 	run_prog avc_util_test avc_util_test "$HERE/avc_util_test"
@@ -264,48 +323,17 @@ for mode in $MODES; do
 	log0=$(kernel_bad_count)
 	export AVC_RCU_SYNC="$mode" AVC_RCU_SLOTS="$slots"
 
-	setup_err=""
 	# shellcheck disable=SC2086
-	if ! insmod "$KO" $params 2>"$TMP/err"; then
-		setup_err="insmod $KO $params failed: $(cat "$TMP/err")"
-	elif ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
-		setup_err="mount -t $FSTYPE $FSTYPE $MNT failed: $(cat "$TMP/err")"
-	fi
-
+	load_module $params
 	first=1
-	for t in $TESTS; do
-		label="$t $tag"
-		if [ -n "$setup_err" ]; then
-			fail_prog "$label" "$setup_err"
-			continue
-		fi
-		case $t in
-		*.sh)
-			if [ -f "$HERE/$t" ]; then
-				run_prog "$t" "$label" sh "$HERE/$t"
-			else
-				fail_prog "$label" "missing"
-			fi
-			;;
-		*)
-			if [ ! -x "$HERE/$t" ]; then
-				fail_prog "$label" "missing"
-			elif [ $first -eq 1 ]; then
-				run_prog "$t" "$label" env AVC_RCU_FRESH=1 \
-					"$HERE/$t"
-			else
-				run_prog "$t" "$label" "$HERE/$t"
-			fi
-			;;
-		esac
+	tests=$TESTS
+	[ $i -gt 1 ] || tests="$TESTS $ONCE_TESTS"
+	for t in $tests; do
+		run_test "$t" "$t $tag" $first
 		first=0
 	done
 
-	if ! unload_module 2>"$TMP/err"; then
-		echo "# unloading after $tag failed: $(cat "$TMP/err")"
-		failed=$((failed + 1))
-		any_failed=1
-	fi
+	unload_or_fail "$tag"
 	check_kernel_log "kernel log $tag" "$log0"
 done
 
