@@ -11,7 +11,10 @@
 # not depend on the mode (AVC_RCU_ONCE_TESTS), umount, rmmod, and check
 # that the kernel log gained no line matching bad-patterns
 # (tools/testing/vm/bad-patterns, the list the QEMU runner scans the
-# console with).  Then the unload test once.
+# console with).  Then the wrap-around phase: for each of its programs a
+# module loaded with the first mode's parameters and seqno_start just below
+# 2^32, so that their loads cross the seqno's wrap-around; its kernel log
+# check.  Then the unload test once.
 #
 # Prints TAP version 13 with each program's own TAP nested as "# " lines,
 # kselftest style, and ends with exactly one line
@@ -36,6 +39,9 @@
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
 #   AVC_RCU_TESTS                      the programs run in every mode
 #   AVC_RCU_ONCE_TESTS [avc_memory]    run in the first mode only
+#   AVC_RCU_WRAP_TESTS [avc_wrap avc_concurrency avc_torture.sh]
+#                                      run across the seqno wrap-around
+#   AVC_RCU_WRAP_SEQNO [4294967293]    their seqno_start
 #   AVC_RCU_BAD_PATTERNS [bad-patterns next to this script, else
 #                        ../tools/testing/vm/bad-patterns]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
@@ -57,6 +63,8 @@ TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
 avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
 avc_torture.sh}
 ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory}
+WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
+WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
 
 FSTYPE=avcrcufs
 # Kernel log lines that fail a mode: the list tools/testing/vm/run scans
@@ -292,14 +300,17 @@ words() {
 nmodes=$(words "$MODES")
 ntests=$(words "$TESTS")
 nonce=$(words "$ONCE_TESTS")
-[ "$nmodes" -gt 0 ] || nonce=0
+nwrap=$(words "$WRAP_TESTS")
+[ "$nwrap" -eq 0 ] || nwrap=$((nwrap + 1))	# and its kernel log check
+[ "$nmodes" -gt 0 ] || { nonce=0; nwrap=0; }
 
 echo "TAP version 13"
-echo "1..$((2 + nmodes * (ntests + 1) + nonce))"
+echo "1..$((2 + nmodes * (ntests + 1) + nonce + nwrap))"
 echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST'," \
 	"reclaim '$RECLAIMS', seeds '$SEEDS', module $KO"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs online"
-echo "# once: '$ONCE_TESTS'"
+echo "# once: '$ONCE_TESTS'; across the seqno wrap from $WRAP_SEQNO:" \
+	"'$WRAP_TESTS'"
 
 if [ -x "$HERE/avc_util_test" ]; then
 	run_prog avc_util_test avc_util_test "$HERE/avc_util_test"
@@ -320,6 +331,7 @@ for mode in $MODES; do
 	seed=$(nth $i "$SEEDS")
 	params="sync=$mode slots=$slots reclaim=$reclaim hash_seed=$seed"
 	tag="[$mode slots=$slots reclaim=$reclaim]"
+	[ $i -gt 1 ] || { first_params=$params; first_tag=$tag; }
 	log0=$(kernel_bad_count)
 	export AVC_RCU_SYNC="$mode" AVC_RCU_SLOTS="$slots"
 
@@ -336,6 +348,21 @@ for mode in $MODES; do
 	unload_or_fail "$tag"
 	check_kernel_log "kernel log $tag" "$log0"
 done
+
+# Across the wrap-around: each program on a module of its own whose policy
+# seqno starts just below 2^32, in the first mode.
+if [ "$nwrap" -gt 0 ]; then
+	tag="${first_tag%]} seqno_start=$WRAP_SEQNO]"
+	log0=$(kernel_bad_count)
+	export AVC_RCU_SYNC="${MODES%% *}" AVC_RCU_SLOTS="$(nth 1 "$SLOTS_LIST")"
+	for t in $WRAP_TESTS; do
+		# shellcheck disable=SC2086
+		load_module $first_params seqno_start=$WRAP_SEQNO
+		run_test "$t" "$t $tag" 1
+		unload_or_fail "$t $tag"
+	done
+	check_kernel_log "kernel log $tag" "$log0"
+fi
 
 unset AVC_RCU_SYNC AVC_RCU_SLOTS
 if [ -f "$HERE/avc_unload.sh" ]; then
