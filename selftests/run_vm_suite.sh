@@ -46,6 +46,10 @@
 #                        ../tools/testing/vm/bad-patterns]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
 #   AVC_TORTURE_PARAMS, AVC_LARGE_POLICY:  passed to the tests
+#   AVC_DEBUG_STRESS_SECONDS [10], AVC_DEBUG_TORTURE_SECONDS [30]: on a
+#                        kernel with lockdep (the debug kernel), the
+#                        defaults of AVC_STRESS_SECONDS and
+#                        AVC_TORTURE_SECONDS, for longer stress there
 
 set -eu
 
@@ -65,7 +69,12 @@ avc_torture.sh}
 ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory}
 WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
 WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
-
+# The debug kernel (lockdep) runs the stress longer, unless told otherwise.
+if [ -e /proc/lockdep ]; then
+	: "${AVC_STRESS_SECONDS:=${AVC_DEBUG_STRESS_SECONDS:-10}}"
+	: "${AVC_TORTURE_SECONDS:=${AVC_DEBUG_TORTURE_SECONDS:-30}}"
+	export AVC_STRESS_SECONDS AVC_TORTURE_SECONDS
+fi
 FSTYPE=avcrcufs
 # Kernel log lines that fail a mode: the list tools/testing/vm/run scans
 # the guest's console with, installed next to this script by make install
@@ -310,7 +319,8 @@ echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST'," \
 	"reclaim '$RECLAIMS', seeds '$SEEDS', module $KO"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs online"
 echo "# once: '$ONCE_TESTS'; across the seqno wrap from $WRAP_SEQNO:" \
-	"'$WRAP_TESTS'"
+	"'$WRAP_TESTS'; stress ${AVC_STRESS_SECONDS:-default} s," \
+	"torture ${AVC_TORTURE_SECONDS:-default} s"
 
 if [ -x "$HERE/avc_util_test" ]; then
 	run_prog avc_util_test avc_util_test "$HERE/avc_util_test"
