@@ -254,8 +254,9 @@ static void *stats_reader(void *arg)
 		if (b && gen == atomic_load(&sh->bound_gen)) {
 			atomic_fetch_add(&sh->bound_checks, 1);
 			if (hs.entries > (long)(b + CHUNK + sh->readers)) {
-				fail(sh, "%ld entries at cache_threshold %u with %u readers (bound %u)",
-				     hs.entries, b, sh->readers,
+				fail(sh, "%ld entries at %s %u with %u readers (bound %u)",
+				     hs.entries, "cache_threshold", b,
+				     sh->readers,
 				     b + CHUNK + sh->readers);
 				break;
 			}
@@ -475,8 +476,9 @@ static void *racing_loader(void *arg)
 		prev = atomic_exchange(&sh->started, s + 1);
 		if (prev != s) {
 			close(fd);
-			fail(sh, "racing loader: seqno %u when the file came free, but the last load started was %u: another loader got in",
-			     s, prev);
+			fail(sh, "racing loader: seqno %u when the file came free, %s %u: %s",
+			     s, "but the last load started was", prev,
+			     "another loader got in");
 			break;
 		}
 		avc_oracle_policy_text(&sh->oracle, s + 1, &buf);
@@ -550,10 +552,10 @@ static void run_stress(struct __test_metadata *_metadata,
 			SKIP(return, "no CPU can go offline (%ld online)", cpus);
 		}
 	}
-	avc_diag("%ld readers, %u loader%s, %s%d CPUs to hotplug, %ld s, rule_mod %u, AVC_SEED=%llu",
+	avc_diag("%ld readers, %u loader%s, %s%d CPUs to hotplug, %ld s, %s %u, AVC_SEED=%llu",
 		 cpus, nl, plan->loaders ? "s racing" : "",
 		 plan->mover ? "threshold mover, " : "", ha.n, plan->secs,
-		 sh->oracle.rule_mod, (unsigned long long)sh->seed);
+		 "rule_mod", sh->oracle.rule_mod, (unsigned long long)sh->seed);
 
 	/* The first load: every reply from now on follows expected(). */
 	ASSERT_EQ(0, load_next(sh, &buf)) TH_LOG("%s", sh->why);
@@ -593,9 +595,10 @@ static void run_stress(struct __test_metadata *_metadata,
 	}
 	pthread_join(st, NULL);
 
-	avc_diag("checked %lu answers; %lu loads (%lu EBUSY), %lu threshold writes, %lu bound checks, %lu CPU hotplugs, %lu statistics reads",
+	avc_diag("checked %lu answers; %lu loads (%lu EBUSY), %lu threshold writes,",
 		 atomic_load(&sh->checked), atomic_load(&sh->loads),
-		 atomic_load(&sh->busy), atomic_load(&sh->thr_moves),
+		 atomic_load(&sh->busy), atomic_load(&sh->thr_moves));
+	avc_diag("%lu bound checks, %lu CPU hotplugs, %lu statistics reads",
 		 atomic_load(&sh->bound_checks), atomic_load(&sh->hotplugs),
 		 atomic_load(&sh->stat_reads));
 	ASSERT_EQ(0, atomic_load(&sh->failed)) TH_LOG("%s", sh->why);

@@ -270,11 +270,12 @@ TEST_F_TIMEOUT(load, cat_multi_megabyte, 600)
 /* The kernel log names line @line of a failed load. */
 #define EXPECT_LOGGED_LINE(kfd, line) do {				\
 	char __needle[64], __found[512];				\
-	if ((kfd) < 0)							\
+	int __kfd = (kfd);						\
+	if (__kfd < 0)							\
 		break;							\
 	snprintf(__needle, sizeof(__needle), "avc_rcu: policy line %u:",\
 		 (line));						\
-	EXPECT_EQ(1, avc_kmsg_grep((kfd), __needle, __found,		\
+	EXPECT_EQ(1, avc_kmsg_grep(__kfd, __needle, __found,		\
 				   sizeof(__found)))			\
 		TH_LOG("no '%s' in the kernel log", __needle);		\
 } while (0)

@@ -615,6 +615,7 @@ static int __init torture_init(void)
 	 * below 2^32, where 0 is newer than everything.)
 	 */
 	if (!READ_ONCE(torture_completed_given))
+		/* No reader runs yet: the release is for form's sake. */
 		smp_store_release(&torture_completed, torture_base_seqno);
 	if (verify_from >= 0)
 		torture_verify_from = (u32)verify_from;
