@@ -46,7 +46,7 @@
 #                        ../tools/testing/vm/bad-patterns]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
 #   AVC_TORTURE_PARAMS, AVC_LARGE_POLICY:  passed to the tests
-#   AVC_DEBUG_STRESS_SECONDS [10], AVC_DEBUG_TORTURE_SECONDS [30]: on a
+#   AVC_DEBUG_STRESS_SECONDS [6], AVC_DEBUG_TORTURE_SECONDS [20]: on a
 #                        kernel with lockdep (the debug kernel), the
 #                        defaults of AVC_STRESS_SECONDS and
 #                        AVC_TORTURE_SECONDS, for longer stress there
@@ -71,8 +71,8 @@ WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
 WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
 # The debug kernel (lockdep) runs the stress longer, unless told otherwise.
 if [ -e /proc/lockdep ]; then
-	: "${AVC_STRESS_SECONDS:=${AVC_DEBUG_STRESS_SECONDS:-10}}"
-	: "${AVC_TORTURE_SECONDS:=${AVC_DEBUG_TORTURE_SECONDS:-30}}"
+	: "${AVC_STRESS_SECONDS:=${AVC_DEBUG_STRESS_SECONDS:-6}}"
+	: "${AVC_TORTURE_SECONDS:=${AVC_DEBUG_TORTURE_SECONDS:-20}}"
 	export AVC_STRESS_SECONDS AVC_TORTURE_SECONDS
 fi
 FSTYPE=avcrcufs
