@@ -514,8 +514,10 @@ int avc_memcg_create(const char *name, long long max, char *path,
 		return ret;
 	if (!ret) {
 		mkdir(AVC_CGROUP_ROOT, 0755);
+		/* No cgroups in the kernel: no such filesystem, no directory. */
 		if (mount("cgroup2", AVC_CGROUP_ROOT, "cgroup2", 0, NULL))
-			return errno == ENODEV ? -EOPNOTSUPP : -errno;
+			return errno == ENODEV || errno == ENOENT ?
+			       -EOPNOTSUPP : -errno;
 	}
 	ret = avc_read_line(AVC_CGROUP_ROOT "/cgroup.controllers", buf,
 			    sizeof(buf));

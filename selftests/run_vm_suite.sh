@@ -187,9 +187,13 @@ run_prog() {
 	shift 2
 	echo "# selftests: avc_rcu: $label"
 	rc=0
+	t0=$(cut -d ' ' -f 1 /proc/uptime)
 	# shellcheck disable=SC2086
 	$TMO "$@" >"$TMP/out" 2>&1 </dev/null || rc=$?
 	sed 's/^/# /' "$TMP/out"
+	echo "# selftests: avc_rcu: $label: $(awk -v a="$t0" \
+		-v b="$(cut -d ' ' -f 1 /proc/uptime)" \
+		'BEGIN { printf "%.1f", b - a }') s"
 	count_cases "$TMP/out" "$rc"
 	passed=$((passed + c_pass))
 	failed=$((failed + c_fail))
