@@ -35,7 +35,7 @@ int avc_rcu_setup(const struct avc_rcu_config *cfg)
 	err = avc_core_init();
 	if (err)
 		return err;
-	err = avc_ss_init(&avc_rcu_ss);
+	err = avc_ss_init_at(&avc_rcu_ss, cfg->seqno_start);
 	if (err)
 		goto out_core;
 	c = avc_cache_create(&avc_rcu_ss, cfg->slots, AVC_RCU_THRESHOLD_DEFAULT,
@@ -85,7 +85,7 @@ struct avc_cache *avc_rcu_cache(void)
  * Sleeps.  When it returns 0, no lookup that starts afterwards returns a
  * decision of an older policy.
  *
- * Return: 0, -EINVAL for a bad line (logged), -ENOMEM, -EFBIG.
+ * Return: 0, -EINVAL for a bad line (logged), -ENOMEM.
  */
 int avc_rcu_load_policy(const char *text, size_t len)
 {
@@ -93,6 +93,27 @@ int avc_rcu_load_policy(const char *text, size_t len)
 	int err;
 
 	err = avc_ss_load(&avc_rcu_ss, text, len, &seqno);
+	if (!err)
+		avc_cache_reset(avc_rcu_the_cache, seqno);
+	return err;
+}
+
+/**
+ * avc_rcu_load_parsed() - replace the policy by a parsed text, reset the
+ *	cache
+ * @p: a parser fed the whole text; the caller still frees it
+ *
+ * Sleeps.  As avc_rcu_load_policy(), for a text written in pieces.
+ *
+ * Return: 0, -EINVAL for a bad line (logged), -ENOMEM, or the error the
+ * parser met earlier.
+ */
+int avc_rcu_load_parsed(struct avc_policy_parser *p)
+{
+	u32 seqno;
+	int err;
+
+	err = avc_ss_load_parsed(&avc_rcu_ss, p, &seqno);
 	if (!err)
 		avc_cache_reset(avc_rcu_the_cache, seqno);
 	return err;

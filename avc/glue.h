@@ -16,17 +16,21 @@
  * @sync: how lookups and updates are serialised
  * @reclaim: which entries a reclaim evicts
  * @hash_seed: the hash seed, or 0 for a random one
+ * @seqno_start: the seqno of the empty policy the module starts with, 0
+ *	but in tests of the seqno's wrap-around
  */
 struct avc_rcu_config {
 	unsigned int slots;
 	enum avc_sync sync;
 	enum avc_reclaim_policy reclaim;
 	u32 hash_seed;
+	u32 seqno_start;
 };
 
 int avc_rcu_setup(const struct avc_rcu_config *cfg);
 void avc_rcu_teardown(void);
 struct avc_cache *avc_rcu_cache(void);
 int avc_rcu_load_policy(const char *text, size_t len);
+int avc_rcu_load_parsed(struct avc_policy_parser *p);
 
 #endif /* _AVC_RCU_GLUE_H */

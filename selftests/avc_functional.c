@@ -2,7 +2,8 @@
 /*
  * avc_rcu functional tests: miss then hit, decisions equal to the policy
  * (checked against an independent model of a random policy), the counter
- * identities, and the access file's input checking and reply format.
+ * identities, and the access file's input checking (number syntax, size
+ * limit), reply format and transactions (write or pwrite, then read).
  *
  * Environment: AVC_RCU_MNT (mount point), AVC_SEED (PRNG seed, printed).
  */
@@ -342,29 +343,92 @@ TEST_F_TIMEOUT(avc, access_bad_input, 120)
 	}
 }
 
-TEST_F_TIMEOUT(avc, numbers_are_not_octal, 120)
+/*
+ * One meaning for every number, checked exactly: decimal unless it starts
+ * with 0x or 0X (hexadecimal, either case of digits); a leading zero is a
+ * decimal digit, never octal (010 is ten, 08 eight).
+ */
+TEST_F_TIMEOUT(avc, number_syntax, 120)
 {
 	static const char policy[] =
 		"allow 10 1 1 0xa\n"
 		"allow 8 1 1 0x8\n"
-		"allow 0x10 1 1 0x10\n";
+		"allow 16 1 1 0x10\n"
+		"allow 77 1 1 0x4d\n"
+		"allow 171 1 1 0xab\n";
+	static const struct {
+		const char *req;
+		__u32 allowed;
+	} q[] = {
+		{ "010 1 1 1", 0xa },
+		{ "0010 01 001 1", 0xa },
+		{ "08 1 1 1", 0x8 },
+		{ "0x10 1 1 1", 0x10 },
+		{ "0X10 1 1 1", 0x10 },
+		{ "0x010 1 1 1", 0x10 },
+		{ "077 1 1 1", 0x4d },
+		{ "0xAb 0X1 0X01 0X0", 0xab },
+		{ "0XaB 1 1 1", 0xab },
+	};
 	struct avc_reply r;
 	__u32 seq;
-	int ret;
+	size_t i;
 
 	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
-	AVC_QUERY(10, 1, 1, 0, &r);
-	EXPECT_EQ(0xa, r.allowed);
-	AVC_QUERY(16, 1, 1, 0, &r);
-	EXPECT_EQ(0x10, r.allowed);
-	/* "010" is decimal 10 or refused, never octal 8. */
-	ret = avc_access_raw("010 1 1 1", 9, &r);
-	if (ret == 0) {
-		EXPECT_EQ(0xa, r.allowed)
-			TH_LOG("'010' read as %s", r.allowed == 8 ?
-			       "octal" : "something else");
-	} else {
-		EXPECT_EQ(-EINVAL, ret);
+	for (i = 0; i < ARRAY_LEN(q); i++) {
+		int ret = avc_access_raw(q[i].req, strlen(q[i].req), &r);
+
+		ASSERT_EQ(0, ret) TH_LOG("'%s': %s", q[i].req, strerror(-ret));
+		EXPECT_EQ(q[i].allowed, r.allowed)
+			TH_LOG("'%s' answered for another key", q[i].req);
+		EXPECT_EQ(seq, r.seqno);
+	}
+	/* 0X with nothing after it is no number, as 0x is not. */
+	AVC_FAILS(EINVAL, avc_access_raw("0X 1 1 1", 8, &r));
+	AVC_FAILS(EINVAL, avc_access_raw("1 1 1 0X", 8, &r));
+}
+
+/*
+ * The request size limit at limit - 1, limit and limit + 1: a request of
+ * up to 128 bytes is judged on its content (blanks before the numbers are
+ * allowed), a longer one refused, whatever it holds.
+ */
+TEST_F_TIMEOUT(avc, access_request_length, 120)
+{
+	static const char policy[] = "allow 1 2 3 0x5\n";
+	static const struct {
+		size_t len;
+		int nl;
+		int err;
+	} tc[] = {
+		{ 127, 0, 0 }, { 127, 1, 0 }, { 128, 0, 0 }, { 128, 1, 0 },
+		{ 129, 0, EINVAL }, { 129, 1, EINVAL }, { 4096, 1, EINVAL },
+	};
+	char buf[4096];
+	struct avc_reply r;
+	size_t i, text;
+	__u32 seq;
+
+	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
+	for (i = 0; i < ARRAY_LEN(tc); i++) {
+		int ret;
+
+		/* "   ...   1 2 3 1[\n]" */
+		text = tc[i].len - tc[i].nl;
+		memset(buf, ' ', text - 7);
+		memcpy(buf + text - 7, "1 2 3 1", 7);
+		if (tc[i].nl)
+			buf[text] = '\n';
+		ret = avc_access_raw(buf, tc[i].len, &r);
+		EXPECT_EQ(-tc[i].err, ret)
+			TH_LOG("%zu bytes%s: expected %s, got %s",
+			       tc[i].len, tc[i].nl ? " with a newline" : "",
+			       tc[i].err ? strerror(tc[i].err) : "success",
+			       ret ? strerror(-ret) : "success");
+		if (!ret && !tc[i].err) {
+			EXPECT_EQ(0x5, r.allowed);
+			EXPECT_EQ(seq, r.seqno);
+		}
 	}
 }
 
@@ -455,6 +519,51 @@ TEST_F_TIMEOUT(avc, access_transactions_on_one_fd, 120)
 	ASSERT_LT(0, n);
 	ASSERT_EQ(0, avc_parse_reply(buf, n, &r));
 	EXPECT_EQ(7 * 3 + 1, r.allowed);
+	close(fd);
+}
+
+/*
+ * After a pwrite(2) of a request a plain read(2) returns the new reply from
+ * its start, wherever the previous read had left the file offset.
+ */
+TEST_F_TIMEOUT(avc, access_pwrite_then_read, 120)
+{
+	static const char policy[] =
+		"allow 1 2 3 0x11\n"
+		"allow 2 2 3 0x22\n"
+		"allow 3 2 3 0x33\n";
+	char buf[128], want[128];
+	struct avc_reply r;
+	ssize_t n;
+	__u32 seq;
+	int fd;
+
+	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
+	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(7, write(fd, "1 2 3 1", 7));
+	/* Part of the first reply: the offset is now 4. */
+	ASSERT_EQ(4, read(fd, buf, 4));
+	ASSERT_EQ(7, pwrite(fd, "2 2 3 1", 7, 0));
+	n = read(fd, buf, sizeof(buf) - 1);
+	ASSERT_LT(0, n) TH_LOG("nothing to read after a pwrite");
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "22 ffffffff 0 ffffffff %u 0", seq);
+	EXPECT_STREQ(want, buf);
+	ASSERT_EQ(0, avc_parse_reply(buf, n, &r));
+	/* Whole replies read to their end, then a pwrite at another offset. */
+	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
+	ASSERT_EQ(7, pwrite(fd, "3 2 3 1", 7, 99));
+	n = read(fd, buf, sizeof(buf) - 1);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "33 ffffffff 0 ffffffff %u 0", seq);
+	EXPECT_STREQ(want, buf);
+	/* pread of the reply at an offset still reads from there. */
+	n = pread(fd, buf, sizeof(buf) - 1, 3);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	EXPECT_STREQ(want + 3, buf);
 	close(fd);
 }
 

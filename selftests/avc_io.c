@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,7 +153,40 @@ int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off)
 		ret = -errno;
 	else if ((size_t)n != len)
 		ret = -EIO;
-	close(fd);
+	/* load publishes at the last close, which returns its outcome. */
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int avc_load_chunks(const char *text, size_t len, const size_t *chunks,
+		    size_t nchunks, int *at)
+{
+	size_t done = 0, i = 0, n;
+	ssize_t w;
+	int fd, ret = 0;
+
+	*at = -1;
+	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (done < len) {
+		n = len - done;
+		if (nchunks && chunks[i % nchunks] < n)
+			n = chunks[i % nchunks];
+		i++;
+		w = write(fd, text + done, n);
+		if (w < 0 || (size_t)w != n) {
+			ret = w < 0 ? -errno : -EIO;
+			*at = (int)i;
+			break;
+		}
+		done += n;
+	}
+	if (close(fd) && !ret) {
+		ret = -errno;
+		*at = 0;
+	}
 	return ret;
 }
 
@@ -403,6 +438,171 @@ int avc_kmsg_grep(int fd, const char *needle, char *found, size_t size)
 			ret = 1;
 		}
 	}
+}
+
+#define AVC_CGROUP_ROOT	"/sys/fs/cgroup"
+
+int avc_read_line(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+int avc_write_str(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* 1 if cgroup2 is mounted at the root, 0 if nothing is, else -errno. */
+static int memcg_mounted(void)
+{
+	char *text, *line, *save = NULL;
+	ssize_t len;
+	int ret = 0;
+
+	len = avc_read_all("/proc/self/mounts", &text);
+	if (len < 0)
+		return (int)len;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f_save = NULL, *dir, *type;
+
+		if (!strtok_r(line, " ", &f_save))
+			continue;
+		dir = strtok_r(NULL, " ", &f_save);
+		type = dir ? strtok_r(NULL, " ", &f_save) : NULL;
+		if (type && !strcmp(dir, AVC_CGROUP_ROOT))
+			ret = strcmp(type, "cgroup2") ? -EOPNOTSUPP : 1;
+	}
+	free(text);
+	return ret;
+}
+
+int avc_memcg_create(const char *name, long long max, char *path,
+		     size_t size)
+{
+	char buf[4096], *w, *save = NULL;
+	int ret, found = 0;
+
+	ret = memcg_mounted();
+	if (ret < 0)
+		return ret;
+	if (!ret) {
+		mkdir(AVC_CGROUP_ROOT, 0755);
+		/* No cgroups in the kernel: no such filesystem, no directory. */
+		if (mount("cgroup2", AVC_CGROUP_ROOT, "cgroup2", 0, NULL))
+			return errno == ENODEV || errno == ENOENT ?
+			       -EOPNOTSUPP : -errno;
+	}
+	ret = avc_read_line(AVC_CGROUP_ROOT "/cgroup.controllers", buf,
+			    sizeof(buf));
+	if (ret)
+		return ret;
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		found |= !strcmp(w, "memory");
+	if (!found)
+		return -EOPNOTSUPP;
+	ret = avc_write_str(AVC_CGROUP_ROOT "/cgroup.subtree_control",
+			    "+memory");
+	if (ret)
+		return ret;
+	snprintf(path, size, "%s/%s", AVC_CGROUP_ROOT, name);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	if (max > 0) {
+		char file[PATH_MAX], val[32];
+
+		snprintf(file, sizeof(file), "%s/memory.max", path);
+		snprintf(val, sizeof(val), "%lld", max);
+		ret = avc_write_str(file, val);
+	}
+	return ret;
+}
+
+int avc_memcg_enter(const char *path)
+{
+	char file[PATH_MAX];
+
+	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
+	return avc_write_str(file, "0");
+}
+
+long long avc_memcg_read(const char *path, const char *file, const char *key)
+{
+	char name[PATH_MAX], *text, *line, *save = NULL;
+	long long v = -ENOENT;
+	size_t klen = key ? strlen(key) : 0;
+	ssize_t len;
+
+	snprintf(name, sizeof(name), "%s/%s", path, file);
+	len = avc_read_all(name, &text);
+	if (len < 0)
+		return len;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!key) {
+			v = strtoll(line, NULL, 10);
+			break;
+		}
+		if (!strncmp(line, key, klen) && line[klen] == ' ') {
+			v = strtoll(line + klen + 1, NULL, 10);
+			break;
+		}
+	}
+	free(text);
+	return v;
+}
+
+int avc_memcg_remove(const char *path)
+{
+	return rmdir(path) ? -errno : 0;
+}
+
+long long avc_vmalloc_bytes(const char *module)
+{
+	char *text, *line, *save = NULL, tag[64];
+	long long sum = 0;
+	ssize_t len;
+
+	snprintf(tag, sizeof(tag), "[%s]", module);
+	len = avc_read_all("/proc/vmallocinfo", &text);
+	if (len < 0)
+		return len;
+	/* "0xstart-0xend   size caller+off/len [module] pages=N vmalloc" */
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *size = strchr(line, ' ');
+
+		if (size && strstr(line, tag))
+			sum += strtoll(size, NULL, 10);
+	}
+	free(text);
+	return sum;
 }
 
 __u64 avc_now_ms(void)

@@ -53,8 +53,8 @@ ssize_t avc_read_rel(const char *rel, char **out);
 ssize_t avc_read_once(const char *rel, char *buf, size_t size);
 /*
  * One write(2) (pwrite(2) if off >= 0) of len bytes to a file below the
- * mount point.  Returns 0 if all was written, -errno on error, -EIO on a
- * short write.
+ * mount point, then close(2).  Returns 0 if all was written and the close
+ * succeeded, -errno of the first that failed, -EIO on a short write.
  */
 int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off);
 
@@ -78,8 +78,20 @@ int avc_access_raw(const void *req, size_t len, struct avc_reply *r);
 /* The raw text of this thread's last access reply. */
 const char *avc_last_reply_text(void);
 
-/* One write(2) of the whole policy text to load: 0 or -errno. */
+/*
+ * One write(2) of the whole policy text to load, then close(2), which
+ * loads it: 0 or -errno of the write, else of the close.
+ */
 int avc_load_policy(const char *text, size_t len);
+/*
+ * The policy text written to load by several write(2) calls on one open
+ * file, the i-th of chunks[i % nchunks] bytes (the rest if less; one write
+ * if nchunks is 0), then closed.  0 or -errno of the first call that
+ * failed; *at is then the number of the write (from 1), 0 for the close,
+ * -1 for the open.
+ */
+int avc_load_chunks(const char *text, size_t len, const size_t *chunks,
+		    size_t nchunks, int *at);
 
 /*
  * Poll until allocations - frees == hash_stats entries, twice in a row,
@@ -102,6 +114,34 @@ int avc_raise_effective_cap(unsigned int cap);
  */
 int avc_kmsg_open(void);
 int avc_kmsg_grep(int fd, const char *needle, char *found, size_t size);
+
+/*
+ * Memory cgroups (v2), for the tests of memory limits.  avc_memcg_create()
+ * mounts cgroup2 at /sys/fs/cgroup if nothing is mounted there, enables
+ * the memory controller for the root's children, makes the child @name
+ * with memory.max @max bytes (0: no limit) and stores its path in @path:
+ * 0, -EOPNOTSUPP without cgroup2 or its memory controller, or -errno.
+ * avc_memcg_enter() moves the calling process into it; avc_memcg_read()
+ * reads a one-number file of it (memory.current, memory.peak) or, with
+ * @key, the value of @key in a flat-keyed one (memory.events): the value
+ * or -errno; avc_memcg_remove() removes it (it must hold no process).
+ */
+int avc_memcg_create(const char *name, long long max, char *path,
+		     size_t size);
+int avc_memcg_enter(const char *path);
+long long avc_memcg_read(const char *path, const char *file, const char *key);
+int avc_memcg_remove(const char *path);
+
+/*
+ * Bytes of vmalloc'ed memory that /proc/vmallocinfo attributes to a caller
+ * in module @module (the "[module]" after the caller), or -errno.
+ */
+long long avc_vmalloc_bytes(const char *module);
+
+/* The first line of a file, without its newline: 0 or -errno. */
+int avc_read_line(const char *path, char *buf, size_t size);
+/* Write @s to a file (a sysctl, a debugfs knob) in one write: 0 or -errno. */
+int avc_write_str(const char *path, const char *s);
 
 /* Milliseconds on CLOCK_MONOTONIC. */
 __u64 avc_now_ms(void);

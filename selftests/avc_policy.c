@@ -530,26 +530,119 @@ TEST_F(pol, comment_without_blank)
 	AVC_EXPECT_DECISION(41, 1, 1, &d, seq);
 }
 
-TEST_F(pol, leading_zero_not_octal)
+/*
+ * Numbers have one meaning, checked exactly: decimal, or hexadecimal after
+ * 0x or 0X; a leading zero is a decimal digit, never octal.
+ */
+TEST_F(pol, number_syntax)
 {
-	/* "no octal": 077 is decimal 77 or refused, never 63. */
-	static const char text[] = "allow 14 1 1 077\n";
-	struct avc_reply r;
-	__u32 before, after;
-	int ret;
+	static const char text[] =
+		"allow 14 1 1 077\n"			/* 77, not 63 */
+		"allow 15 1 1 010\n"			/* 10, not 8 */
+		"allow 16 1 1 08\n"			/* 8, not refused */
+		"allow 17 1 1 0009\n"
+		"allow 18 1 1 0X1F\n"			/* upper-case X */
+		"allow 19 1 1 0Xabc\n"
+		"allow 20 1 1 0x0010\n"		/* hex with zeros */
+		"allow 021 01 0X1 0\n"			/* key 21 1 1: nothing */
+		"allow 021 01 0X1 0X80000000\n"
+		"permissive 0X16\n"			/* 22 */
+		"allow 0X17 1 1 0\n"
+		"allow 0 0 0 00\n";
+	static const struct {
+		__u32 s, t, c;
+		struct avc_decision d;
+	} want[] = {
+		{ 14, 1, 1, { 77, 0, 0xffffffff, 0 } },
+		{ 15, 1, 1, { 10, 0, 0xffffffff, 0 } },
+		{ 16, 1, 1, { 8, 0, 0xffffffff, 0 } },
+		{ 17, 1, 1, { 9, 0, 0xffffffff, 0 } },
+		{ 18, 1, 1, { 0x1f, 0, 0xffffffff, 0 } },
+		{ 19, 1, 1, { 0xabc, 0, 0xffffffff, 0 } },
+		{ 20, 1, 1, { 0x10, 0, 0xffffffff, 0 } },
+		{ 21, 1, 1, { 0x80000000, 0, 0xffffffff, 0 } },
+		{ 22, 5, 5, { 0, 0, 0xffffffff, 1 } },
+		{ 23, 1, 1, { 0, 0, 0xffffffff, 0 } },
+	};
+	static const char * const bad[] = {
+		"allow 1 1 1 0X\n",
+		"allow 1 1 1 0XG\n",
+		"allow 1 1 1 0X100000000\n",
+		"allow 1 1 1 0o17\n",
+		"allow 1 1 1 0b1\n",
+		"allow 1 1 1 1e3\n",
+	};
+	__u32 seq, now;
+	size_t i;
 
-	AVC_OK(avc_read_seqno(&before));
-	ret = avc_load_policy(text, sizeof(text) - 1);
-	AVC_OK(avc_read_seqno(&after));
-	if (ret) {
-		EXPECT_EQ(-EINVAL, ret);
-		EXPECT_EQ(before, after);
-		return;
+	AVC_LOAD(text, sizeof(text) - 1, &seq);
+	for (i = 0; i < ARRAY_LEN(want); i++)
+		AVC_EXPECT_DECISION(want[i].s, want[i].t, want[i].c,
+				    &want[i].d, seq);
+	for (i = 0; i < ARRAY_LEN(bad); i++) {
+		AVC_FAILS(EINVAL, avc_load_policy(bad[i], strlen(bad[i])));
+		AVC_OK(avc_read_seqno(&now));
+		EXPECT_EQ(seq, now);
 	}
-	EXPECT_EQ(before + 1, after);
-	AVC_QUERY(14, 1, 1, 0, &r);
-	EXPECT_EQ(77, r.allowed)
-		TH_LOG("077 read as %u", r.allowed);
+}
+
+/*
+ * CRLF text loads as LF text does: a carriage return just before the
+ * newline, or before the comment, is ignored.  Anywhere else it is junk.
+ */
+TEST_F(pol, crlf)
+{
+	struct avc_policy p = { 0 };
+	struct avc_buf lf = { 0 }, crlf = { 0 };
+	__u64 rng = avc_seed();
+	__u32 seq;
+	size_t i;
+
+	versioned_policy(7, &p);
+	avc_policy_render(&p, &rng, &lf);
+	/* Some shapes the renderer may not produce. */
+	avc_buf_printf(&lf, "\n# a comment line\n%s\nallow 3 1 1 0x1%s\n",
+		       "   ", " \t");
+	avc_buf_printf(&lf, "allow 3 1 1 0x2 # comment\nallow 3 1 1 0x4");
+	avc_policy_add(&p, AVC_MODEL_ALLOW, 3, 1, 1, 0x7);
+	for (i = 0; i < lf.len; i++) {
+		if (lf.data[i] == '\n')
+			avc_buf_printf(&crlf, "\r\n");
+		else
+			avc_buf_printf(&crlf, "%c", lf.data[i]);
+	}
+	/* The last line has no newline: its CR is the end of the text. */
+	avc_buf_printf(&crlf, "\r");
+	LOAD_BUF(&crlf, &seq);
+	CHECK_ALL_KEYS(&p, seq);
+	{
+		struct avc_decision d;
+
+		avc_policy_decide(&p, 3, 1, 1, &d);
+		ASSERT_EQ(0x7, d.allowed);
+		AVC_EXPECT_DECISION(3, 1, 1, &d, seq);
+	}
+
+	/* Elsewhere a CR is junk, and the line is named. */
+	{
+		static const char * const bad[] = {
+			"allow 1 2 3 4\r\r\n",
+			"allow 1\r2 3 4\r\n",
+			"\rallow 1 2 3 4\r\n",
+			"allow 1 2 3 4\r \r\n",
+		};
+		__u32 now;
+
+		for (i = 0; i < ARRAY_LEN(bad); i++) {
+			AVC_FAILS(EINVAL, avc_load_policy(bad[i],
+							  strlen(bad[i])));
+			AVC_OK(avc_read_seqno(&now));
+			EXPECT_EQ(seq, now);
+		}
+	}
+	avc_buf_free(&lf);
+	avc_buf_free(&crlf);
+	avc_policy_free(&p);
 }
 
 TEST_HARNESS_MAIN

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu reclaim: a working set far above cache_threshold keeps the
- * cache within threshold + one chunk, counts reclaims (and nothing else
+ * avc_rcu reclaim: the cache holds exactly cache_threshold entries
+ * without reclaiming and reclaims a chunk on the next insert; a working
+ * set far above cache_threshold keeps the cache within threshold + one
+ * chunk, counts reclaims (and nothing else
  * frees), still answers right; a raised threshold lets the cache grow
  * with no reclaim; a lowered one takes effect on the next insert; and the
  * bound holds while every other CPU is hitting: in the locked modes a
@@ -13,6 +15,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,20 +42,29 @@ static __u32 perms_of(__u32 ssid)
 	return avc_mix(ssid, TSID, TCLASS, 0);
 }
 
-/* allow s TSID TCLASS perms_of(s) for every s of the working set. */
-FIXTURE_SETUP(rec)
+/*
+ * allow s TSID TCLASS perms_of(s) for every s of the working set; the
+ * load empties the cache.
+ */
+static int load_working_set(__u32 *seq)
 {
 	struct avc_buf text = { 0 };
 	__u32 s;
+	int ret;
 
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
 	for (s = 1; s <= WS; s++)
 		avc_buf_printf(&text, "allow %u %u %u 0x%x\n", s, TSID,
 			       TCLASS, perms_of(s));
-	AVC_OK(avc_load_policy(text.data, text.len));
+	ret = avc_load_policy(text.data, text.len);
 	avc_buf_free(&text);
-	AVC_OK(avc_read_seqno(&self->seq));
+	return ret ?: avc_read_seqno(seq);
+}
+
+FIXTURE_SETUP(rec)
+{
+	AVC_ASSERT_MOUNTED();
+	AVC_SAVE_THRESHOLD(&self->thr);
+	AVC_OK(load_working_set(&self->seq));
 }
 
 FIXTURE_TEARDOWN(rec)
@@ -174,6 +186,49 @@ TEST_F_TIMEOUT(rec, raise_then_lower, 600)
 	EXPECT_GE(SMALL + CHUNK, hs2.entries);
 }
 
+/*
+ * The limit pinned exactly: from an empty cache, cache_threshold inserts
+ * leave exactly cache_threshold entries and reclaim nothing; the next
+ * insert reclaims one chunk (or all there is) before it links its entry.
+ */
+TEST_F_TIMEOUT(rec, exactly_threshold, 300)
+{
+	static const __u32 thr[] = { 1, 2, CHUNK - 1, CHUNK, CHUNK + 1, 100 };
+	struct avc_cache_stats_sum cs0, cs1, cs2;
+	struct avc_hash_stats_file hs;
+	__u32 t, s, gone;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(thr); i++) {
+		t = thr[i];
+		AVC_OK(avc_write_threshold(t));
+		AVC_OK(load_working_set(&self->seq));
+		AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs0);
+		ASSERT_EQ(0, hs.entries);
+		for (s = 1; s <= t; s++)
+			CHECKED_QUERY(s, TSID);
+		AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs1);
+		EXPECT_EQ(t, hs.entries)
+			TH_LOG("threshold %u: %u inserts into an empty cache",
+			       t, t);
+		EXPECT_EQ(t, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
+		EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS))
+			TH_LOG("threshold %u: reclaimed at %ld entries", t,
+			       hs.entries);
+
+		CHECKED_QUERY(t + 1, TSID);
+		AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs2);
+		gone = t < CHUNK ? t : CHUNK;
+		EXPECT_EQ(gone, avc_stat_delta(&cs1, &cs2, AVC_RECLAIMS))
+			TH_LOG("threshold %u: insert number %u", t, t + 1);
+		EXPECT_EQ((long)(t + 1 - gone), hs.entries);
+		/* The new entry stayed: a hit now. */
+		CHECKED_QUERY(t + 1, TSID);
+		AVC_OK(avc_read_cache_stats(&cs1));
+		EXPECT_EQ(1, avc_stat_delta(&cs2, &cs1, AVC_HITS));
+	}
+}
+
 TEST_F_TIMEOUT(rec, threshold_one, 300)
 {
 	struct avc_hash_stats_file hs;
@@ -189,7 +244,7 @@ TEST_F_TIMEOUT(rec, threshold_one, 300)
 }
 
 struct hitter {
-	volatile int *stop;
+	atomic_int *stop;
 	__u32 seq;
 	long hits;
 	int err;
@@ -201,7 +256,7 @@ static void *hitter(void *arg)
 	struct hitter *h = arg;
 	struct avc_reply r;
 
-	while (!*h->stop) {
+	while (!atomic_load(h->stop)) {
 		h->err = avc_access(1, TSID, TCLASS, 0, &r);
 		if (h->err || r.allowed != perms_of(1) || r.seqno != h->seq) {
 			h->err = h->err ?: -EBADMSG;
@@ -224,7 +279,7 @@ TEST_F_TIMEOUT(rec, bound_while_others_hit, 300)
 	long secs = avc_env_long("AVC_STRESS_SECONDS", 3), bound;
 	struct avc_cache_stats_sum cs0, cs1, cs_prev;
 	struct avc_hash_stats_file hs;
-	volatile int stop = 0;
+	atomic_int stop = 0;
 	struct hitter *h;
 	pthread_t *t;
 	__u64 end;
@@ -264,15 +319,15 @@ TEST_F_TIMEOUT(rec, bound_while_others_hit, 300)
 		cs_prev = cs1;
 		rounds++;
 	}
-	stop = 1;
+	atomic_store(&stop, 1);
 	for (i = 0; i < cpus - 1; i++) {
 		pthread_join(t[i], NULL);
 		EXPECT_EQ(0, h[i].err) TH_LOG("hitter %ld: %s", i,
 					      strerror(-h[i].err));
 	}
-	avc_diag("%u rounds of 64 inserts, %ld hitters, %u reclaims, at most %ld entries (bound %ld)",
+	avc_diag("%u rounds of 64 inserts, %ld hitters, %u reclaims, %s %ld entries (bound %ld)",
 		 rounds, cpus - 1, avc_stat_delta(&cs0, &cs_prev, AVC_RECLAIMS),
-		 max_entries, bound);
+		 "at most", max_entries, bound);
 	EXPECT_LT(0, rounds);
 	free(h);
 	free(t);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu avc/cache_threshold: read, write, every bad input, EPERM
- * without CAP_MAC_ADMIN.  The value in force before the test is restored.
+ * avc_rcu avc/cache_threshold: read, write, every bad input, every size
+ * limit at limit - 1, limit and limit + 1, EPERM without CAP_MAC_ADMIN.
+ * The value in force before the test is restored.
  *
  * Environment: AVC_RCU_MNT; AVC_RCU_FRESH=1 when the module was just
  * loaded, so the value must still be the default.
@@ -109,7 +110,7 @@ TEST_F(thr, write_invalid)
 		"4294967296", "4294967297", "18446744073709551616",
 		"99999999999999999999", "abc", "12abc", "12 ", " 12",
 		"12\t", "\t12", "1 2", "", "\n", "0x10", "0x10\n", "1\n\n",
-		"12\n3", "\n12", "12\r\n", "+", "-", "-0",
+		"12\n3", "\n12", "12\r\n", "+", "-", "-0", "0X10", "0x",
 	};
 	char mark[16];
 	size_t i;
@@ -178,6 +179,56 @@ TEST_F(thr, write_too_big)
 	memset(buf, 'x', (size_t)page);
 	AVC_FAILS(EINVAL, write_thr(buf, (size_t)page - 1, -1));
 	EXPECT_THRESHOLD_TEXT(mark);
+	free(buf);
+}
+
+/*
+ * Every size limit at limit - 1, limit and limit + 1, with text that is
+ * valid but for its length (leading zeros are digits): up to 31 bytes the
+ * value is judged, from 32 bytes to a page less one EINVAL, from a page on
+ * ENOMEM, as selinuxfs answers.
+ */
+TEST_F(thr, write_length_limits)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct {
+		size_t len;
+		int nl;		/* the last byte a newline */
+		int err;	/* 0: accepted */
+	} tc[] = {
+		{ 30, 0, 0 }, { 31, 0, 0 }, { 31, 1, 0 },
+		{ 32, 0, EINVAL }, { 32, 1, EINVAL }, { 33, 0, EINVAL },
+		{ 33, 1, EINVAL }, { 64, 0, EINVAL },
+		{ (size_t)page - 1, 0, EINVAL }, { (size_t)page - 1, 1, EINVAL },
+		{ (size_t)page, 0, ENOMEM }, { (size_t)page, 1, ENOMEM },
+		{ (size_t)page + 1, 0, ENOMEM },
+	};
+	char mark[16], *buf;
+	size_t i, digits;
+	int ret;
+
+	snprintf(mark, sizeof(mark), "%u\n", MARK);
+	buf = malloc((size_t)page + 2);
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < ARRAY_LEN(tc); i++) {
+		/* "000...0777[\n]": 777 whatever the length. */
+		digits = tc[i].len - tc[i].nl;
+		memset(buf, '0', digits - 3);
+		memcpy(buf + digits - 3, "777", 3);
+		if (tc[i].nl)
+			buf[digits] = '\n';
+		AVC_OK(avc_write_threshold(MARK));
+		ret = write_thr(buf, tc[i].len, -1);
+		EXPECT_EQ(-tc[i].err, ret)
+			TH_LOG("%zu bytes%s: expected %s, got %s", tc[i].len,
+			       tc[i].nl ? " with a newline" : "",
+			       tc[i].err ? strerror(tc[i].err) : "success",
+			       ret ? strerror(-ret) : "success");
+		if (tc[i].err)
+			EXPECT_THRESHOLD_TEXT(mark);
+		else
+			EXPECT_THRESHOLD_TEXT("777\n");
+	}
 	free(buf);
 }
 

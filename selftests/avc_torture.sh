@@ -5,11 +5,12 @@
 # guest (busybox ash) with avc_rcu loaded and avcrcufs mounted, after the
 # other tests of a sync mode; prints TAP version 13 with two cases:
 #
-#  1. torture: insmod avc_rcu_torture.ko (a reader kthread per CPU and a
-#     flusher), then `avc_tool torture-load SECONDS` loads policies while a
-#     loop moves cache_threshold through 1, 16, 512 and 1048576; rmmod.  The
-#     case passes iff the kernel log, since insmod, has the module's PASS
-#     line and no FAIL line.
+#  1. torture: insmod avc_rcu_torture.ko (a reader kthread bound to each
+#     online CPU, all busy, and a flusher), then `avc_tool torture-load
+#     SECONDS` loads policies while a loop moves cache_threshold through 1,
+#     16, 512 and 1048576; rmmod.  The case passes iff the kernel log, since
+#     insmod, has the module's PASS line, with lookups made on every online
+#     CPU, and no FAIL line.
 #  2. compute_av bypasses the cache: load one policy of the torture family,
 #     then insmod the module with readers=0 flush_ms=0 probe=N, so that only
 #     N avc_rcu_compute_av() answers are checked against it; rmmod.  The
@@ -177,6 +178,17 @@ echo "$thr0" >"$THR" || true
 kernel_log_since >"$TMP/klog"
 sed 's/^/# /' "$TMP/klog"
 diag "torture case: $(since "$t0") s"
+# A reader bound to every online CPU (unless the parameters choose), and
+# every one of them looked up.
+seen=$(sed -n 's/.*avc_rcu_torture: PASS .* cpus=\([0-9]*\).*/\1/p' "$TMP/klog")
+case " $PARAMS " in
+*" readers="*) ;;
+*)
+	if [ -z "$why" ] && [ "${seen:-0}" -ne "$cpus" ]; then
+		why="lookups on ${seen:-no} CPUs of $cpus"
+	fi
+	;;
+esac
 if [ -z "$why" ] && verdict "$TMP/klog"; then
 	ok "torture"
 else

@@ -6,7 +6,7 @@
 #
 #   ok DESC            a passed test case
 #   not_ok DESC        a failed one ($failed counts them)
-#   skip DESC [WHY]    a skipped one, which TAP counts as passed
+#   skip DESC [WHY]    a skipped one ("ok ... # SKIP"), counted as skipped
 #   diag TEXT          a diagnostic line
 #
 # $n is the number of the last test case.

@@ -7,17 +7,27 @@
 # hash_seed=SEED (a fixed seed, so that the eviction-order test can put its
 # keys in one bucket and every run evicts the same entries), mount avcrcufs,
 # run every test program, the avcstat test and the in-kernel torture test
-# (avc_torture.sh), umount, rmmod, and check that the kernel log gained no
-# line matching bad-patterns (tools/testing/vm/bad-patterns, the list the
-# QEMU runner scans the console with).  Then the unload test once.
+# (avc_torture.sh), in the first mode also the programs whose subject does
+# not depend on the mode (AVC_RCU_ONCE_TESTS), umount, rmmod, and check
+# that the kernel log gained no line matching bad-patterns
+# (tools/testing/vm/bad-patterns, the list the QEMU runner scans the
+# console with).  Then the wrap-around phase: for each of its programs a
+# module loaded with the first mode's parameters and seqno_start just below
+# 2^32, so that their loads cross the seqno's wrap-around; its kernel log
+# check.  Then the unload test once.
+#
 # Prints TAP version 13 with each program's own TAP nested as "# " lines,
 # kselftest style, and ends with exactly one line
 #
-#     AVC_RCU_SUITE passed=P failed=F
+#     AVC_RCU_SUITE passed=P failed=F skipped=S
 #
-# where P and F count the individual test cases (the ok / not ok lines of
-# every program; a program that crashes, times out or stops early counts
-# its missing cases as failed).  Exits non-zero if anything failed.
+# where P, F and S count the individual test cases (the ok / not ok lines
+# of every program; "ok ... # SKIP" is skipped, not passed) and the kernel
+# log checks.  Each program's plan is checked against what it printed: a
+# program that crashes, times out or stops early counts its missing cases
+# as failed, one that prints more cases than planned, no plan, or no TAP
+# at all (even exiting 0) counts one failure more, as does one that exits
+# non-zero without a failed case.  Exits non-zero if anything failed.
 #
 # Environment (defaults in brackets):
 #   AVC_RCU_KO [/avc_rcu/avc_rcu.ko]   AVC_RCU_MNT [/sys/fs/avc_rcu]
@@ -27,11 +37,19 @@
 #   AVC_RCU_SEEDS [1 2 3]              hash_seed for the 1st, 2nd, ...
 #                                      (lists shorter than the modes repeat)
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
-#   AVC_RCU_TESTS                      subset of the test programs
+#   AVC_RCU_TESTS                      the programs run in every mode
+#   AVC_RCU_ONCE_TESTS [avc_memory]    run in the first mode only
+#   AVC_RCU_WRAP_TESTS [avc_wrap avc_concurrency avc_torture.sh]
+#                                      run across the seqno wrap-around
+#   AVC_RCU_WRAP_SEQNO [4294967293]    their seqno_start
 #   AVC_RCU_BAD_PATTERNS [bad-patterns next to this script, else
 #                        ../tools/testing/vm/bad-patterns]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
-#   AVC_TORTURE_PARAMS:                passed to the tests
+#   AVC_TORTURE_PARAMS, AVC_LARGE_POLICY:  passed to the tests
+#   AVC_DEBUG_STRESS_SECONDS [6], AVC_DEBUG_TORTURE_SECONDS [20]: on a
+#                        kernel with lockdep (the debug kernel), the
+#                        defaults of AVC_STRESS_SECONDS and
+#                        AVC_TORTURE_SECONDS, for longer stress there
 
 set -eu
 
@@ -46,7 +64,17 @@ AVCSTAT=${AVCSTAT:-/avc_rcu/avcstat}
 TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
 TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
-avc_reclaim avc_eviction avc_concurrency avcstat_test.sh avc_torture.sh}
+avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
+avc_torture.sh}
+ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory}
+WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
+WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
+# The debug kernel (lockdep) runs the stress longer, unless told otherwise.
+if [ -e /proc/lockdep ]; then
+	: "${AVC_STRESS_SECONDS:=${AVC_DEBUG_STRESS_SECONDS:-6}}"
+	: "${AVC_TORTURE_SECONDS:=${AVC_DEBUG_TORTURE_SECONDS:-20}}"
+	export AVC_STRESS_SECONDS AVC_TORTURE_SECONDS
+fi
 FSTYPE=avcrcufs
 # Kernel log lines that fail a mode: the list tools/testing/vm/run scans
 # the guest's console with, installed next to this script by make install
@@ -87,8 +115,8 @@ fi
 num=0		# top-level TAP number
 passed=0	# test cases
 failed=0
-skipped=0	# included in passed
-c_pass=0 c_fail=0 c_skip=0
+skipped=0	# not in passed
+c_pass=0 c_fail=0 c_skip=0 c_why=
 any_failed=0
 
 if command -v timeout >/dev/null 2>&1; then
@@ -104,21 +132,51 @@ top() {
 }
 
 # Count the test cases in a program's TAP output ($1), its exit status ($2).
-# Sets c_pass c_fail c_skip.
+# Sets c_pass c_fail c_skip, and c_why to what was wrong besides failed
+# cases.  Only unindented lines count: nested TAP is "# "-prefixed.
 count_cases() {
 	# shellcheck disable=SC2016
 	eval "$(awk -v rc="$2" '
-		/^ok / { p++; if ($0 ~ /# [Ss][Kk][Ii][Pp]/) s++ }
-		/^not ok / { f++ }
-		/^1\.\.[0-9]+/ { split($0, a, /[. ]+/); plan = a[2] + 0; hp = 1 }
+		function why(w) { whys = whys (whys == "" ? "" : "; ") w }
+		/^ok / {
+			n++
+			if ($0 ~ /#[ \t]*[Ss][Kk][Ii][Pp]/)
+				s++
+			else
+				p++
+		}
+		/^not ok / { n++; f++ }
+		/^1\.\.[0-9]+/ {
+			split($0, a, /[. ]+/)
+			if (hp)
+				why("a second plan")
+			plan = a[2] + 0; hp = 1
+			planskip = $0 ~ /#[ \t]*[Ss][Kk][Ii][Pp]/
+		}
 		/^Bail out!/ { bail = 1 }
 		END {
-			f += 0; p += 0; s += 0
-			if (hp && plan > p + f)
-				f += plan - p - f
-			if (bail || (rc != 0 && f == 0))
-				f++
-			printf "c_pass=%d c_fail=%d c_skip=%d\n", p, f, s
+			n += 0; p += 0; f += 0; s += 0
+			if (!hp && !n) {
+				why("no TAP"); f++
+			} else if (!hp) {
+				why("no plan"); f++
+			} else if (plan == 0 && planskip && !n) {
+				s++
+			} else if (n < plan) {
+				why(n " of " plan " planned cases ran")
+				f += plan - n
+			} else if (n > plan) {
+				why(n " cases for a plan of " plan); f++
+			}
+			if (bail) {
+				why("bailed out"); f++
+			}
+			if (rc != 0 && !f) {
+				why("exit " rc " and no case failed"); f++
+			}
+			gsub(/\047/, "", whys)
+			printf "c_pass=%d c_fail=%d c_skip=%d c_why=\047%s\047\n",
+				p, f, s, whys
 		}' "$1")"
 }
 
@@ -129,13 +187,20 @@ run_prog() {
 	shift 2
 	echo "# selftests: avc_rcu: $label"
 	rc=0
+	t0=$(cut -d ' ' -f 1 /proc/uptime)
 	# shellcheck disable=SC2086
 	$TMO "$@" >"$TMP/out" 2>&1 </dev/null || rc=$?
 	sed 's/^/# /' "$TMP/out"
+	echo "# selftests: avc_rcu: $label: $(awk -v a="$t0" \
+		-v b="$(cut -d ' ' -f 1 /proc/uptime)" \
+		'BEGIN { printf "%.1f", b - a }') s"
 	count_cases "$TMP/out" "$rc"
 	passed=$((passed + c_pass))
 	failed=$((failed + c_fail))
 	skipped=$((skipped + c_skip))
+	[ -z "$c_why" ] || echo "# selftests: avc_rcu: $label: $c_why"
+	[ "$c_skip" -eq 0 ] ||
+		echo "# selftests: avc_rcu: $label: $c_skip skipped, not passed"
 	if [ "$rc" -eq 0 ] && [ "$c_fail" -eq 0 ]; then
 		top ok "$label"
 	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || [ "$rc" -eq 143 ]; then
@@ -195,14 +260,71 @@ nth() {
 	echo "$2" | awk -v i="$1" '{ print $(1 + (i - 1) % NF) }'
 }
 
-nmodes=$(echo "$MODES" | awk '{ print NF }')
-ntests=$(echo "$TESTS" | awk '{ print NF }')
+# load_module PARAMS...: insmod and mount; sets setup_err on failure.
+load_module() {
+	setup_err=""
+	# shellcheck disable=SC2068
+	if ! insmod "$KO" $@ 2>"$TMP/err"; then
+		setup_err="insmod $KO $* failed: $(cat "$TMP/err")"
+	elif ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
+		setup_err="mount -t $FSTYPE $FSTYPE $MNT failed: $(cat "$TMP/err")"
+	fi
+}
+
+# run_test NAME LABEL FRESH: one program against the loaded module; FRESH=1
+# tells a C program that the module was just loaded.
+run_test() {
+	if [ -n "$setup_err" ]; then
+		fail_prog "$2" "$setup_err"
+		return
+	fi
+	case $1 in
+	*.sh)
+		if [ -f "$HERE/$1" ]; then
+			run_prog "$1" "$2" sh "$HERE/$1"
+		else
+			fail_prog "$2" "missing"
+		fi
+		;;
+	*)
+		if [ ! -x "$HERE/$1" ]; then
+			fail_prog "$2" "missing"
+		elif [ "$3" -eq 1 ]; then
+			run_prog "$1" "$2" env AVC_RCU_FRESH=1 "$HERE/$1"
+		else
+			run_prog "$1" "$2" "$HERE/$1"
+		fi
+		;;
+	esac
+}
+
+unload_or_fail() {
+	if ! unload_module 2>"$TMP/err"; then
+		echo "# unloading after $1 failed: $(cat "$TMP/err")"
+		failed=$((failed + 1))
+		any_failed=1
+	fi
+}
+
+words() {
+	echo "$1" | awk '{ print NF }'
+}
+
+nmodes=$(words "$MODES")
+ntests=$(words "$TESTS")
+nonce=$(words "$ONCE_TESTS")
+nwrap=$(words "$WRAP_TESTS")
+[ "$nwrap" -eq 0 ] || nwrap=$((nwrap + 1))	# and its kernel log check
+[ "$nmodes" -gt 0 ] || { nonce=0; nwrap=0; }
 
 echo "TAP version 13"
-echo "1..$((2 + nmodes * (ntests + 1)))"
+echo "1..$((2 + nmodes * (ntests + 1) + nonce + nwrap))"
 echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST'," \
 	"reclaim '$RECLAIMS', seeds '$SEEDS', module $KO"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs online"
+echo "# once: '$ONCE_TESTS'; across the seqno wrap from $WRAP_SEQNO:" \
+	"'$WRAP_TESTS'; stress ${AVC_STRESS_SECONDS:-default} s," \
+	"torture ${AVC_TORTURE_SECONDS:-default} s"
 
 if [ -x "$HERE/avc_util_test" ]; then
 	run_prog avc_util_test avc_util_test "$HERE/avc_util_test"
@@ -223,53 +345,38 @@ for mode in $MODES; do
 	seed=$(nth $i "$SEEDS")
 	params="sync=$mode slots=$slots reclaim=$reclaim hash_seed=$seed"
 	tag="[$mode slots=$slots reclaim=$reclaim]"
+	[ $i -gt 1 ] || { first_params=$params; first_tag=$tag; }
 	log0=$(kernel_bad_count)
 	export AVC_RCU_SYNC="$mode" AVC_RCU_SLOTS="$slots"
 
-	setup_err=""
 	# shellcheck disable=SC2086
-	if ! insmod "$KO" $params 2>"$TMP/err"; then
-		setup_err="insmod $KO $params failed: $(cat "$TMP/err")"
-	elif ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
-		setup_err="mount -t $FSTYPE $FSTYPE $MNT failed: $(cat "$TMP/err")"
-	fi
-
+	load_module $params
 	first=1
-	for t in $TESTS; do
-		label="$t $tag"
-		if [ -n "$setup_err" ]; then
-			fail_prog "$label" "$setup_err"
-			continue
-		fi
-		case $t in
-		*.sh)
-			if [ -f "$HERE/$t" ]; then
-				run_prog "$t" "$label" sh "$HERE/$t"
-			else
-				fail_prog "$label" "missing"
-			fi
-			;;
-		*)
-			if [ ! -x "$HERE/$t" ]; then
-				fail_prog "$label" "missing"
-			elif [ $first -eq 1 ]; then
-				run_prog "$t" "$label" env AVC_RCU_FRESH=1 \
-					"$HERE/$t"
-			else
-				run_prog "$t" "$label" "$HERE/$t"
-			fi
-			;;
-		esac
+	tests=$TESTS
+	[ $i -gt 1 ] || tests="$TESTS $ONCE_TESTS"
+	for t in $tests; do
+		run_test "$t" "$t $tag" $first
 		first=0
 	done
 
-	if ! unload_module 2>"$TMP/err"; then
-		echo "# unloading after $tag failed: $(cat "$TMP/err")"
-		failed=$((failed + 1))
-		any_failed=1
-	fi
+	unload_or_fail "$tag"
 	check_kernel_log "kernel log $tag" "$log0"
 done
+
+# Across the wrap-around: each program on a module of its own whose policy
+# seqno starts just below 2^32, in the first mode.
+if [ "$nwrap" -gt 0 ]; then
+	tag="${first_tag%]} seqno_start=$WRAP_SEQNO]"
+	log0=$(kernel_bad_count)
+	export AVC_RCU_SYNC="${MODES%% *}" AVC_RCU_SLOTS="$(nth 1 "$SLOTS_LIST")"
+	for t in $WRAP_TESTS; do
+		# shellcheck disable=SC2086
+		load_module $first_params seqno_start=$WRAP_SEQNO
+		run_test "$t" "$t $tag" 1
+		unload_or_fail "$t $tag"
+	done
+	check_kernel_log "kernel log $tag" "$log0"
+fi
 
 unset AVC_RCU_SYNC AVC_RCU_SLOTS
 if [ -f "$HERE/avc_unload.sh" ]; then
@@ -278,6 +385,5 @@ else
 	fail_prog avc_unload.sh "missing"
 fi
 
-echo "# AVC_RCU_SUITE skipped=$skipped (counted as passed)"
-echo "AVC_RCU_SUITE passed=$passed failed=$failed"
+echo "AVC_RCU_SUITE passed=$passed failed=$failed skipped=$skipped"
 [ $failed -eq 0 ] && [ $any_failed -eq 0 ]

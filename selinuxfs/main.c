@@ -35,9 +35,15 @@ module_param(hash_seed, uint, 0444);
 MODULE_PARM_DESC(hash_seed,
 		 "hash seed; 0 (default) for a random one; fixed, the buckets of keys and so reclaim are reproducible (tests, replays)");
 
+static uint seqno_start;
+module_param(seqno_start, uint, 0444);
+MODULE_PARM_DESC(seqno_start,
+		 "for tests only: the policy seqno to start from (default 0); near 4294967295, a few loads cross the wrap-around");
+
 static int __init avc_rcu_init(void)
 {
-	struct avc_rcu_config cfg = { .slots = slots, .hash_seed = hash_seed };
+	struct avc_rcu_config cfg = { .slots = slots, .hash_seed = hash_seed,
+				      .seqno_start = seqno_start };
 	int err;
 
 	if (slots < AVC_RCU_SLOTS_MIN || slots > AVC_RCU_SLOTS_MAX ||
@@ -66,6 +72,8 @@ static int __init avc_rcu_init(void)
 	pr_info("%u slots, sync=%s, reclaim=%s, cache_threshold %u\n", slots,
 		avc_sync_name(cfg.sync), avc_reclaim_name(cfg.reclaim),
 		avc_cache_threshold(avc_rcu_cache()));
+	if (seqno_start)
+		pr_info("test mode: policy seqno starts at %u\n", seqno_start);
 	return 0;
 }
 

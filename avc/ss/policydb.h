@@ -2,7 +2,8 @@
 /*
  * avc_rcu security server: the in-memory policy.
  *
- * A policy is built whole from its text, published with
+ * A policy is built from its text, which may come in pieces (struct
+ * avc_policy_parser, declared in ss.h), published with
  * rcu_assign_pointer() and never changed after: a load replaces it.
  */
 #ifndef _AVC_RCU_POLICYDB_H
@@ -44,6 +45,7 @@ struct avc_policydb {
 };
 
 struct avc_policydb *avc_policydb_parse(const char *text, size_t len);
+struct avc_policydb *avc_policy_parser_finish(struct avc_policy_parser *p);
 void avc_policydb_free(struct avc_policydb *db);
 void avc_policydb_free_rcu(struct rcu_head *rcu);
 const struct avc_rule *avc_policydb_rule(const struct avc_policydb *db,

@@ -5,8 +5,9 @@
  * The policy in force is one immutable struct avc_policydb, published with
  * rcu_assign_pointer().  A computation (the cache's slow path, which may
  * run in any context) reads it under rcu_read_lock() and never waits for a
- * load; a load parses outside every lock, swaps the pointer under a mutex
- * that only loads take, and leaves the old policy to an RCU callback.
+ * load; a load parses outside every lock (the whole text at once, or piece
+ * by piece as it is written), swaps the pointer under a mutex that only
+ * loads take, and leaves the old policy to an RCU callback.
  * Neither side waits on the other for longer than a pointer store.
  */
 
@@ -16,6 +17,28 @@
 #include "policydb.h"
 
 /**
+ * avc_ss_init_at() - start with the empty policy under a given seqno
+ * @ss: the security server
+ * @seqno: the empty policy's seqno; the first load gets @seqno + 1
+ *
+ * Any @seqno but 0 is for tests: a seqno just below 2^32 lets them load
+ * across the wrap-around in a few loads.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int avc_ss_init_at(struct avc_ss *ss, u32 seqno)
+{
+	struct avc_policydb *db = avc_policydb_parse("", 0);
+
+	if (IS_ERR(db))
+		return PTR_ERR(db);
+	db->seqno = seqno;
+	mutex_init(&ss->load_lock);
+	RCU_INIT_POINTER(ss->db, db);
+	return 0;
+}
+
+/**
  * avc_ss_init() - start with the empty policy: deny everything, seqno 0
  * @ss: the security server
  *
@@ -23,13 +46,7 @@
  */
 int avc_ss_init(struct avc_ss *ss)
 {
-	struct avc_policydb *db = avc_policydb_parse("", 0);
-
-	if (IS_ERR(db))
-		return PTR_ERR(db);
-	mutex_init(&ss->load_lock);
-	RCU_INIT_POINTER(ss->db, db);
-	return 0;
+	return avc_ss_init_at(ss, 0);
 }
 
 /**
@@ -72,31 +89,16 @@ void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
 	rcu_read_unlock();
 }
 
-/**
- * avc_ss_load() - parse and publish a new policy
- * @ss: the security server
- * @text: the policy text (not NUL-terminated)
- * @len: its length
- * @seqno: where to store the new policy's seqno
- *
- * Sleeps.  All or nothing: on error the policy in force is untouched.  The
- * caller resets the caches in front of @ss with the new seqno.
- *
- * Return: 0, -EINVAL for a bad line (logged), -ENOMEM, -EFBIG.
- */
-int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
-		u32 *seqno)
+/* Publish a parsed policy as the successor of the policy in force. */
+static void avc_ss_publish(struct avc_ss *ss, struct avc_policydb *db,
+			   u32 *seqno)
 {
-	struct avc_policydb *db, *old;
-
-	db = avc_policydb_parse(text, len);
-	if (IS_ERR(db))
-		return PTR_ERR(db);
+	struct avc_policydb *old;
 
 	mutex_lock(&ss->load_lock);
 	old = rcu_dereference_protected(ss->db,
 					lockdep_is_held(&ss->load_lock));
-	db->seqno = old->seqno + 1;
+	db->seqno = old->seqno + 1;	/* wraps after 2^32 - 1 */
 	*seqno = db->seqno;
 	rcu_assign_pointer(ss->db, db);
 	mutex_unlock(&ss->load_lock);
@@ -106,6 +108,52 @@ int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
 	 * freed after them without the loader waiting for a grace period.
 	 */
 	call_rcu(&old->rcu, avc_policydb_free_rcu);
+}
+
+/**
+ * avc_ss_load() - parse and publish a new policy
+ * @ss: the security server
+ * @text: the whole policy text (not NUL-terminated)
+ * @len: its length
+ * @seqno: where to store the new policy's seqno
+ *
+ * Sleeps.  All or nothing: on error the policy in force is untouched.  The
+ * caller resets the caches in front of @ss with the new seqno.
+ *
+ * Return: 0, -EINVAL for a bad line (logged), -ENOMEM.
+ */
+int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
+		u32 *seqno)
+{
+	struct avc_policydb *db = avc_policydb_parse(text, len);
+
+	if (IS_ERR(db))
+		return PTR_ERR(db);
+	avc_ss_publish(ss, db, seqno);
+	return 0;
+}
+
+/**
+ * avc_ss_load_parsed() - finish parsing a policy and publish it
+ * @ss: the security server
+ * @p: a parser fed the whole text (avc_policy_parser_feed()); the caller
+ *	still frees it
+ * @seqno: where to store the new policy's seqno
+ *
+ * Sleeps, for as long as sorting the rules takes.  All or nothing, as
+ * avc_ss_load().
+ *
+ * Return: 0, -EINVAL for a bad line (logged), -ENOMEM, or the error the
+ * parser met earlier.
+ */
+int avc_ss_load_parsed(struct avc_ss *ss, struct avc_policy_parser *p,
+		       u32 *seqno)
+{
+	struct avc_policydb *db = avc_policy_parser_finish(p);
+
+	if (IS_ERR(db))
+		return PTR_ERR(db);
+	avc_ss_publish(ss, db, seqno);
 	return 0;
 }
 

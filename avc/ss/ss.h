@@ -43,13 +43,26 @@ struct avc_ss {
 	struct mutex load_lock;	/* loads only; computations never take it */
 };
 
+/*
+ * policydb.c: a policy text parsed piece by piece, as it is written, for
+ * avc_ss_load_parsed().
+ */
+struct avc_policy_parser;
+struct avc_policy_parser *avc_policy_parser_new(void);
+int avc_policy_parser_feed(struct avc_policy_parser *p, const char *text,
+			   size_t len);
+void avc_policy_parser_free(struct avc_policy_parser *p);
+
 /* services.c */
 int avc_ss_init(struct avc_ss *ss);
+int avc_ss_init_at(struct avc_ss *ss, u32 seqno);
 void avc_ss_destroy(struct avc_ss *ss);
 void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
 		    struct avc_rcu_decision *avd);
 int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
 		u32 *seqno);
+int avc_ss_load_parsed(struct avc_ss *ss, struct avc_policy_parser *p,
+		       u32 *seqno);
 u32 avc_ss_seqno(struct avc_ss *ss);
 
 /* number.c */

@@ -3,11 +3,12 @@
  * avc_rcu_torture: an rcutorture-style test of avc_rcu's exported API
  * (include/avc_rcu/avc_rcu.h), from another module.
  *
- * insmod starts one reader kthread per online CPU and a flusher, and
- * returns; rmmod stops them and logs one line,
+ * insmod starts one reader kthread bound to each online CPU and a flusher,
+ * and returns; rmmod stops them and logs one line,
  *
- *	avc_rcu_torture: PASS checked=N verified=N flushes=N seqnos=A..B
+ *	avc_rcu_torture: PASS checked=N verified=N flushes=N seqnos=A..B cpus=C
  *
+ * (C: the CPUs that made checked lookups, which must be every reader's)
  * or "avc_rcu_torture: FAIL ..." after the details of the first wrong
  * answers.  Meanwhile userspace loads policies with `avc_tool
  * torture-load SECONDS` (the only loader) and may move cache_threshold.
@@ -15,9 +16,10 @@
  * Readers call avc_rcu_has_perm() on random keys, in and out of the
  * policies' key space, from task context, with interrupts disabled, and
  * from hard interrupt context (irq_work); every so often they also call
- * avc_rcu_compute_av().  They run at nice 19 and in bursts, so that about
- * busy_readers of them run at once, on changing CPUs, and the loader gets
- * host time even with 32 vCPUs emulated on two cores.  The flusher calls
+ * avc_rcu_compute_av().  They run at nice 19, each on its own CPU, all at
+ * once by default; busy_readers=N makes them pause between bursts so that
+ * about N run at once (then the loader gets more host time when many
+ * vCPUs are emulated on few cores).  The flusher calls
  * avc_rcu_flush() every flush_ms, every other time with interrupts
  * disabled, in phases of 16 flushes separated by pauses as long.
  *
@@ -36,7 +38,7 @@
  *   /sys/module/avc_rcu_torture/parameters/completed once the load has
  *   returned, after which no older decision may be served (this catches a
  *   reset that leaves old decisions behind, which s0 - 1 alone would allow
- *   until the next load);
+ *   until the next load); until it does, c is the seqno at insmod;
  * - the return value of avc_rcu_has_perm() is 0 if every requested
  *   permission is in d.allowed or d.flags has AVC_RCU_DECISION_PERMISSIVE,
  *   else -EACCES;
@@ -47,7 +49,9 @@
  * policy of a fresh avc_rcu, which the oracle describes; any other policy
  * in force at insmod was loaded by someone else and cannot be verified, so
  * by default verify_from is the seqno at insmod plus one (0 if it is 0).
- * A run that verified nothing fails: no policy was loaded.
+ * A run that verified nothing fails: no policy was loaded; so does one in
+ * which a reader made no lookup.  Seqnos are compared wrap-safely
+ * throughout, so the test holds across 2^32 (avc_rcu's seqno_start).
  *
  * With readers=0 and probe=N, insmod only checks N avc_rcu_compute_av()
  * answers: userspace can then check that the cache statistics did not
@@ -78,17 +82,17 @@
 static int readers = -1;
 module_param(readers, int, 0444);
 MODULE_PARM_DESC(readers,
-		 "reader kthreads (default -1: one per online CPU; 0: none)");
+		 "reader kthreads (default -1: one bound to each online CPU; 0: none; N: N, bound to the online CPUs in turn)");
 
 static unsigned int flush_ms = 20;
 module_param(flush_ms, uint, 0444);
 MODULE_PARM_DESC(flush_ms,
 		 "call avc_rcu_flush() every this many ms, 16 times in a row, then pause as long (default 20; 0: never)");
 
-static unsigned int busy_readers = 4;
+static unsigned int busy_readers;
 module_param(busy_readers, uint, 0444);
 MODULE_PARM_DESC(busy_readers,
-		 "readers pause between bursts so that about this many run at once (default 4; 0: never pause)");
+		 "readers pause between bursts so that about this many run at once (default 0: never pause, every reader busy)");
 
 static unsigned int compute_every = 8;
 module_param(compute_every, uint, 0444);
@@ -121,6 +125,7 @@ MODULE_PARM_DESC(hot_only,
 		 "readers look up one hot key only, every lookup a hit (default 0): the load a reclaim must make progress under");
 
 static unsigned int torture_completed;
+static bool torture_completed_given;
 
 static int torture_completed_set(const char *val, const struct kernel_param *kp)
 {
@@ -132,6 +137,7 @@ static int torture_completed_set(const char *val, const struct kernel_param *kp)
 		return err;
 	/* Pairs with the smp_load_acquire() in torture_lookup(). */
 	smp_store_release(&torture_completed, v);
+	WRITE_ONCE(torture_completed_given, true);
 	return 0;
 }
 
@@ -146,7 +152,7 @@ static const struct kernel_param_ops torture_completed_ops = {
 };
 module_param_cb(completed, &torture_completed_ops, NULL, 0644);
 MODULE_PARM_DESC(completed,
-		 "seqno of the last load that has returned: no answer may be older (written by avc_tool torture-load; default 0: unknown)");
+		 "seqno of the last load that has returned: no answer may be older (written by avc_tool torture-load; default: the seqno at insmod)");
 
 static ulong seed;
 module_param(seed, ulong, 0444);
@@ -174,6 +180,7 @@ struct torture_count {
 
 struct torture_reader {
 	struct task_struct *task;
+	int cpu;			/* the CPU it is bound to */
 	struct irq_work iw;
 	u64 rng;
 	u64 irq_rng;
@@ -217,6 +224,7 @@ static struct task_struct *torture_flusher;
 static unsigned long torture_flushes;
 
 static atomic_t torture_nwrong = ATOMIC_INIT(0);
+static struct cpumask torture_cpus_seen;	/* CPUs that ran checked lookups */
 static struct torture_report torture_reports[TORTURE_MAX_REPORTS];
 static struct torture_count torture_probe_count;
 
@@ -442,6 +450,9 @@ static int torture_reader_fn(void *arg)
 	while (!kthread_should_stop()) {
 		n++;
 		torture_lookup(&r->task_count, &r->rng, "task");
+		if (n == 1 || !(n % TORTURE_BURST))
+			cpumask_set_cpu(raw_smp_processor_id(),
+					&torture_cpus_seen);
 		if (compute_every && !(n % compute_every))
 			torture_compute(&r->task_count, &r->rng, "task");
 		if (irqoff_every && !(n % irqoff_every)) {
@@ -547,9 +558,14 @@ static void torture_summary(void)
 {
 	struct torture_count sum = torture_probe_count;
 	unsigned long irq = 0, irqoff = 0, pauses = 0;
-	int i, nwrong = atomic_read(&torture_nwrong);
+	int i, idle = 0, nwrong = atomic_read(&torture_nwrong);
 
 	for (i = 0; i < torture_nreaders; i++) {
+		if (!torture_readers[i].task_count.checked) {
+			pr_err("reader %d on CPU %d made no lookup\n", i,
+			       torture_readers[i].cpu);
+			idle++;
+		}
 		torture_merge(&sum, &torture_readers[i].task_count);
 		torture_merge(&sum, &torture_readers[i].irq_count);
 		irq += torture_readers[i].irq_count.checked;
@@ -562,24 +578,26 @@ static void torture_summary(void)
 		torture_verify_from, seed);
 	for (i = 0; i < nwrong && i < TORTURE_MAX_REPORTS; i++)
 		torture_print_report(&torture_reports[i]);
-	if (nwrong)
-		pr_err("FAIL wrong=%d checked=%lu verified=%lu flushes=%lu seqnos=%u..%u\n",
-		       nwrong, sum.checked, sum.verified, torture_flushes,
-		       sum.seq_min, sum.seq_max);
+	if (nwrong || idle)
+		pr_err("FAIL wrong=%d idle=%d checked=%lu verified=%lu flushes=%lu seqnos=%u..%u cpus=%u\n",
+		       nwrong, idle, sum.checked, sum.verified,
+		       torture_flushes, sum.seq_min, sum.seq_max,
+		       cpumask_weight(&torture_cpus_seen));
 	else if (!sum.verified)
 		pr_err("FAIL nothing verified (no policy loaded since insmod?) checked=%lu flushes=%lu seqnos=%u..%u\n",
 		       sum.checked, torture_flushes, sum.seq_min, sum.seq_max);
 	else
-		pr_info("PASS checked=%lu verified=%lu flushes=%lu seqnos=%u..%u\n",
+		pr_info("PASS checked=%lu verified=%lu flushes=%lu seqnos=%u..%u cpus=%u\n",
 			sum.checked, sum.verified, torture_flushes,
-			sum.seq_min, sum.seq_max);
+			sum.seq_min, sum.seq_max,
+			cpumask_weight(&torture_cpus_seen));
 }
 
 static int __init torture_init(void)
 {
 	unsigned int n;
 	u64 rng;
-	int i, err;
+	int i, err, cpu;
 
 	if (!seed)
 		seed = (ulong)get_random_u64() | 1;
@@ -591,6 +609,14 @@ static int __init torture_init(void)
 	}
 
 	torture_base_seqno = avc_rcu_policy_seqno();
+	/*
+	 * The policy in force was loaded before insmod: no answer may be
+	 * older, from the start.  (Not 0, which is no floor at all just
+	 * below 2^32, where 0 is newer than everything.)
+	 */
+	if (!READ_ONCE(torture_completed_given))
+		/* No reader runs yet: the release is for form's sake. */
+		smp_store_release(&torture_completed, torture_base_seqno);
 	if (verify_from >= 0)
 		torture_verify_from = (u32)verify_from;
 	else if (torture_base_seqno)
@@ -615,16 +641,23 @@ static int __init torture_init(void)
 		r->irq_rng = avc_splitmix64(&rng);
 		init_irq_work(&r->iw, torture_irq_work);
 	}
+	cpu = -1;
 	for (i = 0; i < torture_nreaders; i++) {
 		struct task_struct *t;
 
-		t = kthread_run(torture_reader_fn, &torture_readers[i],
-				"avc_torture_r/%d", i);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		torture_readers[i].cpu = cpu;
+		t = kthread_create(torture_reader_fn, &torture_readers[i],
+				   "avc_torture_r/%d", cpu);
 		if (IS_ERR(t)) {
 			err = PTR_ERR(t);
 			goto fail;
 		}
+		kthread_bind(t, cpu);
 		torture_readers[i].task = t;
+		wake_up_process(t);
 	}
 	if (flush_ms) {
 		struct task_struct *t;
