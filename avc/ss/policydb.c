@@ -130,6 +130,9 @@ const struct avc_rule *avc_policydb_rule(const struct avc_policydb *db,
 {
 	const struct avc_rule probe = { .key = *key };
 
+	/* An empty policy has no array at all, not an empty one. */
+	if (!db->nrules)
+		return NULL;
 	return bsearch(&probe, db->rules, db->nrules, sizeof(probe),
 		       avc_rule_cmp);
 }
@@ -145,6 +148,8 @@ const struct avc_rule *avc_policydb_rule(const struct avc_policydb *db,
  */
 bool avc_policydb_permissive(const struct avc_policydb *db, u32 ssid)
 {
+	if (!db->npermissive)
+		return false;
 	return bsearch(&ssid, db->permissive, db->npermissive, sizeof(ssid),
 		       avc_sid_cmp);
 }
@@ -584,7 +589,7 @@ static int avc_parse_rule(struct avc_policy_parser *p, const char *s,
 static int avc_parser_line(struct avc_policy_parser *p, const char *s,
 			   size_t len)
 {
-	const char *hash = memchr(s, '#', len), *why = NULL;
+	const char *hash = len ? memchr(s, '#', len) : NULL, *why = NULL;
 	int err;
 
 	if (hash)

@@ -86,8 +86,8 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 			    a->auditallow == r->auditallow &&
 			    a->dontaudit == r->dontaudit);
 	}
-	fuzz_assert(!memcmp(again->permissive, db->permissive,
-			    db->npermissive * sizeof(*db->permissive)));
+	for (i = 0; i < db->npermissive; i++)
+		fuzz_assert(again->permissive[i] == db->permissive[i]);
 	avc_policydb_free(again);
 	avc_policydb_free(db);
 	free(text);
