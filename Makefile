@@ -7,6 +7,11 @@
 #                        tools/avc_trace/avc_tracegen
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
+#   make install         the module (modules_install, then depmod),
+#                        avcstat built for this machine and its man page
+#                        (PREFIX=/usr/local, DESTDIR, INSTALL_MOD_PATH,
+#                        AVCSTAT_NAME=avcstat honoured)
+#   make uninstall       remove what make install installed (same variables)
 #   make check           static checks, then the kselftests in QEMU guests
 #   make bench           the 2004 comparison, measured in a QEMU guest
 #   make demo            boot a guest, load the module, show avcstat 1
@@ -33,8 +38,8 @@ export KDIR
 
 PWD := $(shell pwd)
 
-.PHONY: all module tools selftests modules_install check bench demo \
-	clean print-kdir
+.PHONY: all module tools selftests modules_install install uninstall \
+	check bench demo clean print-kdir
 
 all: module tools
 
@@ -52,8 +57,73 @@ tools:
 selftests: module
 	$(MAKE) -C selftests KDIR=$(KDIR)
 
+# Kbuild signs an external module when the kernel signs all of its own
+# (CONFIG_MODULE_SIG_ALL), with the kernel's key, which a distribution's
+# headers do not ship: then sign-file fails (Kbuild ignores that for
+# external modules, but prints OpenSSL errors).  Without the key, do not
+# try; DKMS (dkms.conf) signs with its own key where Secure Boot needs one.
+SIG_KEY = $(shell sed -n 's/^CONFIG_MODULE_SIG_KEY="*\([^"]*\)"*$$/\1/p' \
+	$(KDIR)/include/config/auto.conf 2>/dev/null)
+NO_SIGN = $(if $(filter pkcs11:%,$(SIG_KEY)),,$(if $(wildcard \
+	$(if $(filter /%,$(SIG_KEY)),$(SIG_KEY),$(KDIR)/$(SIG_KEY))),,\
+	CONFIG_MODULE_SIG_ALL=))
+
+MODULES_INSTALL = $(MAKE) -C $(KDIR) M=$(PWD) \
+	INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) $(NO_SIGN) modules_install
+
 modules_install:
-	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	$(MODULES_INSTALL)
+
+# make install: where things go.  PREFIX=/usr/local keeps avcstat out of
+# /usr/sbin, where selinux-utils installs libselinux's (see the admin
+# guide); AVCSTAT_NAME=avcstat-rcu installs it under another name.
+# The module goes below INSTALL_MOD_PATH (Kbuild's variable), the rest
+# below DESTDIR.
+PREFIX		?= /usr/local
+SBINDIR		?= $(PREFIX)/sbin
+MANDIR		?= $(PREFIX)/share/man
+AVCSTAT_NAME	?= avcstat
+INSTALL_MOD_DIR	?= extra
+KRELEASE	= $(shell tools/testing/kdir --release '$(KDIR)')
+MODLIB		= $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)
+# The files depmod writes, removed by uninstall when no module is left
+# below MODLIB (a staging tree; a real one always has the kernel's).
+DEPMOD_FILES	:= modules.alias modules.alias.bin modules.builtin.alias.bin \
+		   modules.builtin.bin modules.dep modules.dep.bin \
+		   modules.devname modules.softdep modules.symbols \
+		   modules.symbols.bin
+AVCSTAT_HOST	:= build/install/avcstat
+
+# Kbuild's modules_install runs depmod only when the tree has a
+# System.map, which distribution headers lack: run it here, against the
+# kernel's Module.symvers so that it reports an unresolved symbol.
+install: module
+	$(MODULES_INSTALL)
+	depmod $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") -e \
+		-E $(KDIR)/Module.symvers $(KRELEASE)
+	@mkdir -p $(dir $(AVCSTAT_HOST))
+	$(MAKE) -C tools/avcstat dynamic DYNAMIC_OUT=$(PWD)/$(AVCSTAT_HOST)
+	install -d "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(MANDIR)/man8"
+	install -m 0755 $(AVCSTAT_HOST) "$(DESTDIR)$(SBINDIR)/$(AVCSTAT_NAME)"
+	install -m 0644 tools/avcstat/avcstat.8 \
+		"$(DESTDIR)$(MANDIR)/man8/$(AVCSTAT_NAME).8"
+
+uninstall:
+	for f in avc_rcu.ko avc_rcu.ko.gz avc_rcu.ko.xz avc_rcu.ko.zst; do \
+		rm -f "$(MODLIB)/$(INSTALL_MOD_DIR)/$$f"; \
+	done
+	if [ -d "$(MODLIB)/$(INSTALL_MOD_DIR)" ]; then \
+		rmdir --ignore-fail-on-non-empty \
+			"$(MODLIB)/$(INSTALL_MOD_DIR)"; \
+	fi
+	if find "$(MODLIB)" -name '*.ko*' 2>/dev/null | grep -q .; then \
+		depmod $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") \
+			$(KRELEASE); \
+	else \
+		for f in $(DEPMOD_FILES); do rm -f "$(MODLIB)/$$f"; done; \
+	fi
+	rm -f "$(DESTDIR)$(SBINDIR)/$(AVCSTAT_NAME)" \
+		"$(DESTDIR)$(MANDIR)/man8/$(AVCSTAT_NAME).8"
 
 check:
 	tools/testing/check
