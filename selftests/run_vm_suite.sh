@@ -38,10 +38,17 @@
 #                                      (lists shorter than the modes repeat)
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
 #   AVC_RCU_TESTS                      the programs run in every mode
+#                                      (empty: none)
 #   AVC_RCU_ONCE_TESTS [avc_memory]    run in the first mode only
 #   AVC_RCU_WRAP_TESTS [avc_wrap avc_concurrency avc_torture.sh]
 #                                      run across the seqno wrap-around
 #   AVC_RCU_WRAP_SEQNO [4294967293]    their seqno_start
+#   AVC_RCU_UTIL_TEST [1], AVC_RCU_UNLOAD_TEST [1]: 0 leaves out
+#                        avc_util_test (first) and avc_unload.sh (last);
+#                        (avc_kselftest.sh runs one program at a time)
+#   AVC_RCU_ALLOW_DEPMOD: passed to avc_unload.sh (its autoload case
+#                        stages the module into /lib/modules only if 1;
+#                        the QEMU guest's /init sets it)
 #   AVC_RCU_BAD_PATTERNS [bad-patterns next to this script, else
 #                        ../tools/testing/vm/bad-patterns]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
@@ -63,12 +70,14 @@ SEEDS=${AVC_RCU_SEEDS:-1 2 3}
 AVCSTAT=${AVCSTAT:-/avc_rcu/avcstat}
 TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
-TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
+TESTS=${AVC_RCU_TESTS-avc_threshold avc_formats avc_functional avc_policy \
 avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
 avc_torture.sh}
 ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory}
 WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
 WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
+UTIL_TEST=${AVC_RCU_UTIL_TEST:-1}
+UNLOAD_TEST=${AVC_RCU_UNLOAD_TEST:-1}
 # The debug kernel (lockdep) runs the stress longer, unless told otherwise.
 if [ -e /proc/lockdep ]; then
 	: "${AVC_STRESS_SECONDS:=${AVC_DEBUG_STRESS_SECONDS:-6}}"
@@ -318,7 +327,10 @@ nwrap=$(words "$WRAP_TESTS")
 [ "$nmodes" -gt 0 ] || { nonce=0; nwrap=0; }
 
 echo "TAP version 13"
-echo "1..$((2 + nmodes * (ntests + 1) + nonce + nwrap))"
+nextra=0
+[ "$UTIL_TEST" = 0 ] || nextra=$((nextra + 1))
+[ "$UNLOAD_TEST" = 0 ] || nextra=$((nextra + 1))
+echo "1..$((nextra + nmodes * (ntests + 1) + nonce + nwrap))"
 echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST'," \
 	"reclaim '$RECLAIMS', seeds '$SEEDS', module $KO"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs online"
@@ -326,7 +338,9 @@ echo "# once: '$ONCE_TESTS'; across the seqno wrap from $WRAP_SEQNO:" \
 	"'$WRAP_TESTS'; stress ${AVC_STRESS_SECONDS:-default} s," \
 	"torture ${AVC_TORTURE_SECONDS:-default} s"
 
-if [ -x "$HERE/avc_util_test" ]; then
+if [ "$UTIL_TEST" = 0 ]; then
+	:
+elif [ -x "$HERE/avc_util_test" ]; then
 	run_prog avc_util_test avc_util_test "$HERE/avc_util_test"
 else
 	fail_prog avc_util_test "missing"
@@ -379,7 +393,9 @@ if [ "$nwrap" -gt 0 ]; then
 fi
 
 unset AVC_RCU_SYNC AVC_RCU_SLOTS
-if [ -f "$HERE/avc_unload.sh" ]; then
+if [ "$UNLOAD_TEST" = 0 ]; then
+	:
+elif [ -f "$HERE/avc_unload.sh" ]; then
 	run_prog avc_unload.sh avc_unload.sh sh "$HERE/avc_unload.sh"
 else
 	fail_prog avc_unload.sh "missing"
