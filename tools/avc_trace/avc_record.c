@@ -8,10 +8,11 @@
  * It places kprobe events (tracefs) on the kernel's static avc_lookup(),
  * the one place the AVC counts its lookups, and on the functions that
  * change the cache without a lookup: avc_ss_reset() (a policy load or a
- * boolean change flushes the cache) and avc_update_node() (one entry's
- * decision changed in place).  avc_has_perm_noaudit() is inline, hence
- * notrace, and cannot be probed; avc_lookup() has no requested argument,
- * so records carry requested = 0.
+ * boolean change flushes the cache) and avc_denied() (in permissive mode
+ * it updates one entry in place, granting what was denied).
+ * avc_has_perm_noaudit() is inline, hence notrace, and cannot be probed;
+ * avc_lookup() has no requested argument, so lookups carry requested = 0
+ * (updates carry avc_denied()'s).
  *
  * The window: the files it needs (selinuxfs's avc/cache_stats, tracefs's
  * tracing_on, the output files) are opened before it starts, so its own
@@ -308,17 +309,23 @@ int main(int argc, char **argv)
 		 new_args ? "%di" : "%si");
 	tracefs_must("kprobe_events", def, O_APPEND);
 	/*
-	 * avc_update_node(avc, event, perms, driver, xperm, ssid, tsid,
-	 * tclass, ...) on 6.1: ssid the sixth argument (%r9), tsid and
-	 * tclass the first two on the stack.  Later kernels changed the
-	 * argument list; there, and where the compiler cloned or inlined
-	 * the function, updates go unrecorded and the metadata says so.
+	 * avc_update_node() is static and cloned by the compiler (6.1:
+	 * avc_update_node.isra.0, its arguments rearranged), so the update
+	 * is caught at its caller: avc_denied(), which in permissive mode
+	 * (the guest's) grants the denied permissions by updating the
+	 * entry of (ssid, tsid, tclass) in place, and has requested.
+	 * Not caught: avc_has_extended_perms()'s updates adding an ioctl's
+	 * extended permissions to an entry.
 	 */
-	have_update = !new_args && have_symbol("avc_update_node");
-	if (have_update)
-		tracefs_must("kprobe_events",
-			     "p:avc_record/update avc_update_node event=%si:u32 ssid=%r9:u32 tsid=$stack1:u32 tclass=$stack2:u16",
-			     O_APPEND);
+	have_update = have_symbol("avc_denied");
+	if (have_update) {
+		snprintf(def, sizeof(def),
+			 "%s ssid=%s:u32 tsid=%s:u32 tclass=%s:u16 requested=%s:u32",
+			 "p:" GROUP "/update avc_denied",
+			 new_args ? "%di" : "%si", new_args ? "%si" : "%dx",
+			 new_args ? "%dx" : "%cx", new_args ? "%cx" : "%r8");
+		tracefs_must("kprobe_events", def, O_APPEND);
+	}
 	tracefs_must("events/" GROUP "/enable", "1", O_TRUNC);
 
 	/* Everything the window needs, opened before it. */
@@ -420,6 +427,8 @@ int main(int argc, char **argv)
 			r.ssid = htole32((uint32_t)ssid);
 			r.tsid = htole32((uint32_t)tsid);
 			r.tclass = htole16((uint16_t)tclass);
+			if (r.kind == AVC_TRACE_UPDATE)
+				r.requested = htole32((uint32_t)field(p, "requested"));
 			if (r.kind == AVC_TRACE_LOOKUP)
 				key_add((uint32_t)ssid, (uint32_t)tsid,
 					(uint16_t)tclass);
@@ -464,7 +473,7 @@ int main(int argc, char **argv)
 	       ": recorded %llu events: %llu lookups, %llu resets, %llu updates%s; %zu distinct keys; ring buffer overruns %llu\n",
 	       (unsigned long long)nrec, (unsigned long long)nlookup,
 	       (unsigned long long)nreset, (unsigned long long)nupdate,
-	       have_update ? "" : " (avc_update_node not probed)", nkeys,
+	       have_update ? "" : " (avc_denied not probed)", nkeys,
 	       (unsigned long long)overrun);
 	printf(PROG
 	       ": completeness: recorded lookups %llu, kernel lookups delta %llu, difference %llu (%.4f %%): %s\n",
