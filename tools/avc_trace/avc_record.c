@@ -3,7 +3,8 @@
  * avc_record - record every AVC lookup the running kernel makes while a
  * command runs, as an AVC trace (include/uapi/linux/avc_rcu_trace.h)
  *
- *   avc_record -o TRACE [-m META] [-b KB] [-w NAME] -- CMD [ARGS...]
+ *   avc_record -o TRACE [-m META] [-b KB] [-w NAME] [-i PIDFILE]
+ *              -- CMD [ARGS...]
  *
  * It places kprobe events (tracefs) on the kernel's static avc_lookup(),
  * the one place the AVC counts its lookups, and on the functions that
@@ -21,6 +22,12 @@
  * It reads cache_stats, turns tracing on, runs CMD, waits for it, turns
  * tracing off and reads cache_stats again.  Every lookup of the system in
  * that window, CMD's and everyone else's, is recorded and counted.
+ *
+ * With -i PIDFILE, CMD is an init (systemd) that must be the first
+ * process: avc_record, run as that process, forks a recorder child that
+ * opens the window, then execs CMD; the child writes its pid to PIDFILE
+ * and closes the window when it gets SIGUSR1 (a unit ordered after
+ * multi-user.target sends it), so the window is the boot.
  *
  * Then it prints the completeness line: the lookups recorded beside the
  * delta of the kernel's own lookups counter (summed over the CPUs), and
@@ -42,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -230,18 +238,81 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/*
+ * -i: the window of a boot.  CMD (an init) must stay this process, the
+ * first one, so the recording goes on in a child.  The child opens the
+ * window, then lets this process exec CMD, and closes the window when it
+ * gets SIGUSR1 (the workload's end, e.g. a unit ordered after
+ * multi-user.target); its pid is in PIDFILE, written before the window.
+ * Returns in the child only, with the window closed.
+ */
+static void window_init_mode(char **cmd, int stats_fd, int on_fd,
+			     const char *pid_path, struct avc_stats *s0,
+			     struct avc_stats *s1, uint64_t *t0, uint64_t *t1)
+{
+	sigset_t usr1;
+	int go[2], sig;
+	FILE *pf;
+	pid_t pid;
+	char c;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (pipe(go))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid) {
+		/* The first process: CMD, once the window is open. */
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			die("the recorder did not open the window");
+		close(go[0]);
+		execv(cmd[0], cmd);
+		die("%s: %s", cmd[0], strerror(errno));
+	}
+	close(go[0]);
+	if (sigprocmask(SIG_BLOCK, &usr1, NULL))
+		die("sigprocmask: %s", strerror(errno));
+	setsid();
+	pf = fopen(pid_path, "w");
+	if (!pf || fprintf(pf, "%d\n", (int)getpid()) < 0 || fclose(pf))
+		die("%s: %s", pid_path, strerror(errno));
+
+	read_stats(stats_fd, s0);
+	*t0 = mono_ns();
+	if (write(on_fd, "1", 1) != 1)
+		die("tracing_on: %s", strerror(errno));
+	if (write(go[1], "x", 1) != 1)
+		die("pipe: %s", strerror(errno));
+	close(go[1]);
+	while (sigwait(&usr1, &sig))
+		;
+	if (write(on_fd, "0", 1) != 1)
+		die("tracing_on: %s", strerror(errno));
+	*t1 = mono_ns();
+	read_stats(stats_fd, s1);
+}
+
 static void print_usage(FILE *f)
 {
-	fprintf(f, "usage: " PROG " -o TRACE [-m META] [-b KB] [-w NAME] -- CMD [ARGS...]\n"
+	fprintf(f, "usage: %s -o TRACE [-m META] [-b KB] [-w NAME] [-i PIDFILE]\n"
+		"           -- CMD [ARGS...]\n"
 		"  -o TRACE  the recorded trace (avc_rcu_trace.h format)\n"
 		"  -m META   its metadata, key=value lines\n"
 		"  -b KB     tracefs ring buffer per CPU (default 262144)\n"
-		"  -w NAME   the workload's name, for META (default: CMD)\n");
+		"  -w NAME   the workload's name, for META (default: CMD)\n"
+		"  -i PIDFILE  CMD is an init: exec it in this process once the\n"
+		"            window is open; a child records until SIGUSR1\n",
+		PROG);
 }
 
 int main(int argc, char **argv)
 {
 	const char *out_path = NULL, *meta_path = NULL, *workload = NULL;
+	const char *pid_path = NULL;
+	int init_mode = 0;
 	unsigned long bufkb = 262144;
 	struct avc_stats s0, s1, d;
 	struct avc_trace_header h;
@@ -255,7 +326,7 @@ int main(int argc, char **argv)
 	FILE *out, *meta = NULL, *tr;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "o:m:b:w:h")) != -1) {
+	while ((opt = getopt(argc, argv, "o:m:b:w:i:h")) != -1) {
 		switch (opt) {
 		case 'o':
 			out_path = optarg;
@@ -268,6 +339,10 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			workload = optarg;
+			break;
+		case 'i':
+			init_mode = 1;
+			pid_path = optarg;
 			break;
 		case 'h':
 			print_usage(stdout);
@@ -346,26 +421,32 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	/* The window. */
-	read_stats(stats_fd, &s0);
-	t0 = mono_ns();
-	if (write(on_fd, "1", 1) != 1)
-		die("tracing_on: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (!pid) {
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, PROG ": %s: %s\n", argv[optind],
-			strerror(errno));
-		_exit(127);
+	if (init_mode) {
+		window_init_mode(argv + optind, stats_fd, on_fd, pid_path,
+				 &s0, &s1, &t0, &t1);
+		status = 0;
+	} else {
+		read_stats(stats_fd, &s0);
+		t0 = mono_ns();
+		if (write(on_fd, "1", 1) != 1)
+			die("tracing_on: %s", strerror(errno));
+		pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (!pid) {
+			execvp(argv[optind], argv + optind);
+			fprintf(stderr, PROG ": %s: %s\n", argv[optind],
+				strerror(errno));
+			_exit(127);
+		}
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				die("waitpid: %s", strerror(errno));
+		if (write(on_fd, "0", 1) != 1)
+			die("tracing_on: %s", strerror(errno));
+		t1 = mono_ns();
+		read_stats(stats_fd, &s1);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid: %s", strerror(errno));
-	if (write(on_fd, "0", 1) != 1)
-		die("tracing_on: %s", strerror(errno));
-	t1 = mono_ns();
-	read_stats(stats_fd, &s1);
 	/* The window is closed: from here on, anything goes. */
 
 	tracefs_must("events/" GROUP "/enable", "0", O_TRUNC);
@@ -459,9 +540,14 @@ int main(int argc, char **argv)
 	d.frees = s1.frees - s0.frees;
 	diff = nlookup > d.lookups ? nlookup - d.lookups : d.lookups - nlookup;
 
-	printf(PROG ": workload %s exited %d after %.3f s\n", workload,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-	       (t1 - t0) / 1e9);
+	if (init_mode)
+		printf(PROG ": workload %s (an init) ended by SIGUSR1 after %.3f s\n",
+		       workload, (t1 - t0) / 1e9);
+	else
+		printf(PROG ": workload %s exited %d after %.3f s\n", workload,
+		       WIFEXITED(status) ? WEXITSTATUS(status) :
+					   128 + WTERMSIG(status),
+		       (t1 - t0) / 1e9);
 	printf(PROG
 	       ": kernel AVC over the window: lookups %llu hits %llu misses %llu allocations %llu reclaims %llu frees %llu (hit ratio %.2f %%)\n",
 	       (unsigned long long)d.lookups, (unsigned long long)d.hits,
