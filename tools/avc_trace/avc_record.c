@@ -33,7 +33,7 @@
  * delta of the kernel's own lookups counter (summed over the CPUs), and
  * fails if they differ by more than 0.1 %.  META gets the metadata
  * (key=value lines): kernel, workload, duration, lookups, distinct keys,
- * and the kernel AVC's counters over the window.
+ * the kernel AVC's counters over the window and its hash_stats at the end.
  *
  * Probe definitions depend on the kernel: up to 6.3 the AVC functions take
  * a struct selinux_state * (6.1: struct selinux_avc *) first, so ssid,
@@ -61,6 +61,7 @@
 #define PROG		"avc_record"
 #define TRACEFS		"/sys/kernel/tracing"
 #define CACHE_STATS	"/sys/fs/selinux/avc/cache_stats"
+#define HASH_STATS	"/sys/fs/selinux/avc/hash_stats"
 #define GROUP		"avc_record"
 
 /* The kernel AVC's counters, summed over the CPUs. */
@@ -347,6 +348,7 @@ int main(int argc, char **argv)
 	char def[256], line[1024], path[128];
 	int opt, stats_fd, on_fd, status, major = 0, minor = 0, new_args;
 	int have_update, cpu, ncpus;
+	int h_entries = -1, h_used = -1, h_slots = -1, h_chain = -1;
 	uint64_t t0, t1, nrec = 0, nlookup = 0, nreset = 0, nupdate = 0;
 	uint64_t overrun = 0, kmissed = 0, diff;
 	FILE *out, *meta = NULL, *tr;
@@ -497,6 +499,19 @@ int main(int argc, char **argv)
 		fclose(f);
 	}
 
+	/* The kernel cache's shape at the end (read after the window). */
+	tr = fopen(HASH_STATS, "r");
+	if (tr) {
+		while (fgets(line, sizeof(line), tr)) {
+			if (sscanf(line, "entries: %d", &h_entries) == 1 ||
+			    sscanf(line, "buckets used: %d/%d", &h_used,
+				   &h_slots) == 2 ||
+			    sscanf(line, "longest chain: %d", &h_chain) == 1)
+				continue;
+		}
+		fclose(tr);
+	}
+
 	/* Hits the kprobes could not handle (one already running...). */
 	tr = fopen(TRACEFS "/kprobe_profile", "r");
 	if (tr) {
@@ -605,6 +620,9 @@ int main(int argc, char **argv)
 	       have_update ? "" : " (avc_denied not probed)", nkeys,
 	       (unsigned long long)overrun, (unsigned long long)kmissed);
 	printf(PROG
+	       ": kernel AVC at the end: entries %d, buckets used %d/%d, longest chain %d\n",
+	       h_entries, h_used, h_slots, h_chain);
+	printf(PROG
 	       ": completeness: recorded lookups %llu, kernel lookups delta %llu, difference %llu (%.4f %%): %s\n",
 	       (unsigned long long)nlookup, (unsigned long long)d.lookups,
 	       (unsigned long long)diff,
@@ -620,7 +638,9 @@ int main(int argc, char **argv)
 			"kernel_lookups=%llu\nkernel_hits=%llu\n"
 			"kernel_misses=%llu\nkernel_allocations=%llu\n"
 			"kernel_reclaims=%llu\nkernel_frees=%llu\n"
-			"ring_buffer_overruns=%llu\nkprobe_missed=%llu\n",
+			"ring_buffer_overruns=%llu\nkprobe_missed=%llu\n"
+			"kernel_end_entries=%d\nkernel_end_buckets_used=%d\n"
+			"kernel_end_slots=%d\nkernel_end_longest_chain=%d\n",
 			uts.release, workload, (t1 - t0) / 1e9,
 			(unsigned long long)nrec, (unsigned long long)nlookup,
 			(unsigned long long)nreset,
@@ -632,7 +652,8 @@ int main(int argc, char **argv)
 			(unsigned long long)d.reclaims,
 			(unsigned long long)d.frees,
 			(unsigned long long)overrun,
-			(unsigned long long)kmissed);
+			(unsigned long long)kmissed, h_entries, h_used,
+			h_slots, h_chain);
 		if (fclose(meta))
 			die("%s: %s", meta_path, strerror(errno));
 	}
