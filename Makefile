@@ -15,6 +15,8 @@
 #   make check           static checks, then the kselftests in QEMU guests
 #   make bench           the 2004 comparison, measured in a QEMU guest
 #   make demo            boot a guest, load the module, show avcstat 1
+#   make trace           record a real SELinux system's AVC lookups in a
+#                        labeled Debian 12 guest (tools/avc_trace/trace)
 #   make native          the core in userspace: benchmark against a plain
 #                        loop, callgrind's instructions per hit, TSan
 #   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
@@ -27,7 +29,7 @@
 # depends on; else it says what to install.  The goals that only run
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
-NO_KDIR_GOALS := tools check bench demo native fuzz
+NO_KDIR_GOALS := tools check bench demo native fuzz trace
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
 ifneq ($(.SHELLSTATUS),0)
@@ -39,7 +41,7 @@ export KDIR
 PWD := $(shell pwd)
 
 .PHONY: all module tools selftests modules_install install uninstall \
-	check bench demo clean print-kdir
+	check bench demo trace clean print-kdir
 
 all: module tools
 
@@ -133,6 +135,9 @@ bench:
 
 demo:
 	tools/testing/demo
+
+trace:
+	tools/avc_trace/trace $(TRACE_ARGS)
 
 .PHONY: native fuzz
 native:

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/avc_trace/replay, inside the guest: replay each trace through
+# avc_rcu_replay.ko on a freshly loaded avc_rcu and print one REPLAY line
+# per trace with the cache's own counters over the replay.
+#
+#   sh replay-guest.sh "MODULE PARAMS" THRESHOLD TRACE...
+set -eu
+
+cd /avc_rcu
+F=/sys/fs/avc_rcu
+params=$1
+threshold=$2
+shift 2
+
+sum_stats() {	# lookups hits misses reclaims, summed over CPUs
+	awk 'NR > 1 { l += $1; h += $2; m += $3; r += $5 }
+		END { printf "%d %d %d %d\n", l, h, m, r }' $F/avc/cache_stats
+}
+
+for t in "$@"; do
+	# shellcheck disable=SC2086 # the parameters are words
+	insmod avc_rcu.ko $params
+	insmod avc_rcu_replay.ko
+	mount -t avcrcufs avcrcufs $F
+	echo "$threshold" >$F/avc/cache_threshold
+	set -- $(sum_stats)
+	dd if="$t" of=/sys/kernel/debug/avc_rcu_replay bs=1M
+	set -- "$@" $(sum_stats)
+	echo "REPLAY trace=${t%.trace} lookups=$(($5 - $1))" \
+		"hits=$(($6 - $2)) misses=$(($7 - $3)) reclaims=$(($8 - $4))"
+	umount $F
+	rmmod avc_rcu_replay
+	rmmod avc_rcu
+done
+echo "REPLAY done"
