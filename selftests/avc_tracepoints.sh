@@ -25,7 +25,9 @@
 #      chunk, with the module's reclaim policy and the threshold, the hand
 #      within two rounds of the table, and the evictions adding up to the
 #      reclaims column of cache_stats
-#  11. flush: avc_rcu_flush() from the torture module (readers=0, a flush
+#  11. a hist trigger on the miss event keyed by tclass (the admin guide's
+#      "misses per class") counts those 64 misses under their class
+#  12. flush: avc_rcu_flush() from the torture module (readers=0, a flush
 #      every millisecond): the seqno in force, the first flush's entries
 #      what hash_stats counted
 #
@@ -66,12 +68,16 @@ fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_tracepoints.XXXXXX")
 mounted=
+hist=
 thr0=
 on0=
 
 cleanup() {
 	if [ -d "$T/events/$SYS" ]; then
 		echo 0 >"$T/events/$SYS/enable" || true
+	fi
+	if [ -n "$hist" ]; then
+		echo "!$hist" >"$T/events/$SYS/avc_rcu_miss/trigger" || true
 	fi
 	[ -z "$on0" ] || echo "$on0" >"$T/tracing_on" || true
 	[ ! -f "$T/trace" ] || : >"$T/trace" || true
@@ -82,7 +88,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "1..11"
+echo "1..12"
 
 # Clear the trace buffer, of every CPU.
 trace_clear() {
@@ -162,7 +168,8 @@ fi
 check "tracefs at $T with the $SYS events"
 if [ -n "$why" ]; then
 	for c in "enable" "policy_load" "reset" "failed policy_load" "miss" \
-		 "insert" "hit untraced" "threshold" "reclaim" "flush"; do
+		 "insert" "hit untraced" "threshold" "reclaim" "hist trigger" \
+		 "flush"; do
 		not_ok "$c # no tracefs or no events"
 	done
 	exit 1
@@ -287,12 +294,19 @@ show avc_rcu_threshold
 want "threshold" "$(cat "$TMP/avc_rcu_threshold")" "old=$thr0 new=16"
 check "threshold: old and new"
 
-# 10. reclaims at threshold 16
+# 10. reclaims at threshold 16; 11. the misses, by class, in a hist
+# trigger
 why=
 trace_clear
+hist_err=
+hist=hist:keys=tclass
+echo "$hist" >"$T/events/$SYS/avc_rcu_miss/trigger" 2>"$TMP/err" ||
+	hist_err="cannot set $hist: $(cat "$TMP/err")"
 r0=$(state_get reclaims)
 "$TOOL" fill 64 7200
 r1=$(state_get reclaims)
+cat "$T/events/$SYS/avc_rcu_miss/hist" >"$TMP/hist" 2>&1 || true
+echo "!$hist" >"$T/events/$SYS/avc_rcu_miss/trigger" && hist=
 events avc_rcu_reclaim
 cnt=$(wc -l <"$TMP/avc_rcu_reclaim")
 diag "$cnt reclaims, cache_stats reclaims $r0 -> $r1; the first three:"
@@ -320,9 +334,16 @@ echo "$bad" | grep -q -v '^evicted ' && why="${why:+$why; }bad fields"
 want "evicted in all" "$(echo "$bad" | sed -n 's/^evicted //p')" \
 	"$(((r1 - r0 + 4294967296) % 4294967296))"
 check "reclaim: evicted, visited, policy, threshold; adds up to cache_stats"
+
+why=$hist_err
+grep '^{' "$TMP/hist" | sed 's/^/# hist: /'
+want "tclass 7 in the hist" "$(sed -n \
+	's/^{ tclass: *7 } hitcount: *\([0-9]*\).*/\1/p' "$TMP/hist")" 64
+want "classes in the hist" "$(grep -c '^{' "$TMP/hist")" 1
+check "hist trigger: misses per class"
 echo "$thr0" >"$THR"
 
-# 11. flushes by the torture module, on a policy of the torture family so
+# 12. flushes by the torture module, on a policy of the torture family so
 # that its one probe is verified and it logs PASS
 why=
 if [ ! -f "$TKO" ]; then
