@@ -6,10 +6,10 @@
 # For each sync mode: insmod avc_rcu.ko sync=MODE slots=N reclaim=POLICY
 # hash_seed=SEED (a fixed seed, so that the eviction-order test can put its
 # keys in one bucket and every run evicts the same entries), mount avcrcufs,
-# run every test program, the avcstat test, the in-kernel torture test
-# (avc_torture.sh) and the tracepoints' test (avc_tracepoints.sh), in the
-# first mode also the programs whose subject does not depend on the mode
-# (AVC_RCU_ONCE_TESTS), umount, rmmod, and check
+# run every test program, the avcstat test and the in-kernel torture test
+# (avc_torture.sh), in the first mode also the programs whose subject does
+# not depend on the mode (AVC_RCU_ONCE_TESTS: the memory test and the
+# tracepoints' test), umount, rmmod, and check
 # that the kernel log gained no line matching bad-patterns
 # (tools/testing/vm/bad-patterns, the list the QEMU runner scans the
 # console with).  Then the wrap-around phase: for each of its programs a
@@ -39,7 +39,8 @@
 #                                      (lists shorter than the modes repeat)
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
 #   AVC_RCU_TESTS                      the programs run in every mode
-#   AVC_RCU_ONCE_TESTS [avc_memory]    run in the first mode only
+#   AVC_RCU_ONCE_TESTS [avc_memory avc_tracepoints.sh]
+#                                      run in the first mode only
 #   AVC_RCU_WRAP_TESTS [avc_wrap avc_concurrency avc_torture.sh]
 #                                      run across the seqno wrap-around
 #   AVC_RCU_WRAP_SEQNO [4294967293]    their seqno_start
@@ -66,8 +67,10 @@ TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
 TESTS=${AVC_RCU_TESTS:-avc_threshold avc_formats avc_functional avc_policy \
 avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
-avc_torture.sh avc_tracepoints.sh}
-ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory}
+avc_torture.sh}
+# The trace calls are the same in every mode (after the locked and the
+# lockless branch alike): once a guest is enough.
+ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory avc_tracepoints.sh}
 WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
 WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
 # The debug kernel (lockdep) runs the stress longer, unless told otherwise.
