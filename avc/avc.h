@@ -78,7 +78,7 @@ struct avc_hash_stats {
  *    modes, whose readers hold the lock the unlinker holds);
  *  - @latest_seqno: only raised (cmpxchg()), before a reset locks each
  *    bucket; read by inserters under the bucket lock;
- *  - @threshold: WRITE_ONCE() and READ_ONCE(), no lock;
+ *  - @threshold: xchg() and READ_ONCE(), no lock;
  *  - @active, @reclaim_hint: atomic_t, no lock;
  *  - @stats: each CPU writes only its own, with this_cpu_*().
  *
@@ -126,6 +126,22 @@ enum avc_reclaim_policy {
 	AVC_RECLAIM_LRU,
 	AVC_RECLAIM_FIFO,
 	AVC_RECLAIM_NEWEST,
+};
+
+/**
+ * enum avc_insert_result - what became of a miss's decision (tracing only)
+ * @AVC_INSERT_LINKED: linked as a new entry
+ * @AVC_INSERT_REPLACED: replaced the entry of an older policy
+ * @AVC_INSERT_RACED: dropped: a racing miss had linked it first
+ * @AVC_INSERT_STALE: dropped: computed under a policy a reset retired
+ * @AVC_INSERT_NOMEM: not cached: no node could be allocated
+ */
+enum avc_insert_result {
+	AVC_INSERT_LINKED,
+	AVC_INSERT_REPLACED,
+	AVC_INSERT_RACED,
+	AVC_INSERT_STALE,
+	AVC_INSERT_NOMEM,
 };
 
 /* reclaim.c: the policy, chosen once before any cache exists */

@@ -19,6 +19,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include "node.h"
+#include "avc_rcu_trace.h"
 
 static struct kmem_cache *avc_node_cachep;
 
@@ -170,11 +171,16 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 {
 	unsigned int idx = avc_hash(c, k);
 	struct avc_node *node, *old;
+	enum avc_insert_result res;
 	unsigned long flags;
 
 	node = kmem_cache_alloc(avc_node_cachep, GFP_NOWAIT | __GFP_NOWARN);
-	if (!node)
+	if (!node) {
+		trace_avc_rcu_insert(k->ssid, k->tsid, k->tclass, avd->seqno,
+				     idx, AVC_INSERT_NOMEM,
+				     atomic_read(&c->active));
 		return;
+	}
 	this_cpu_inc(c->stats->allocations);
 	node->ssid = k->ssid;
 	node->tsid = k->tsid;
@@ -189,33 +195,41 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 	if (avc_seqno_before(avd->seqno, READ_ONCE(c->latest_seqno))) {
 		/* Computed under a policy that a reset has already retired. */
 		old = node;
+		res = AVC_INSERT_STALE;
 	} else {
 		old = avc_search(c, idx, k);
 		if (!old) {
 			hlist_add_head_rcu(&node->list, &c->slots[idx]);
 			atomic_inc(&c->active);
+			res = AVC_INSERT_LINKED;
 		} else if (avc_seqno_before(old->dec.seqno, avd->seqno)) {
 			hlist_replace_rcu(&old->list, &node->list);
 			avc_node_free(c, old, true);
+			res = AVC_INSERT_REPLACED;
 		} else {
 			/* A racing miss linked the same decision first. */
 			old = node;
+			res = AVC_INSERT_RACED;
 		}
 	}
 	avc_bucket_unlock(&c->locks, idx, flags);
 
 	if (old == node)
 		avc_node_free(c, node, false);
+	trace_avc_rcu_insert(k->ssid, k->tsid, k->tclass, avd->seqno, idx,
+			     res, atomic_read(&c->active));
 }
 
 /*
  * The slow path: ask the security server, cache the answer.  Kept out of
- * line so that the hit path stays small and free of locked instructions.
+ * line so that the hit path stays small and free of locked instructions,
+ * and of the tracepoints, which are all here and below.
  */
 static noinline int avc_miss(struct avc_cache *c, const struct avc_key *k,
 			     u32 requested, struct avc_rcu_decision *avd)
 {
 	avc_ss_compute(c->ss, k, avd);
+	trace_avc_rcu_miss(k->ssid, k->tsid, k->tclass, requested, avd);
 	avc_insert(c, k, avd);
 
 	this_cpu_inc(c->stats->lookups);
@@ -290,6 +304,29 @@ int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
 	return avc_miss(c, &k, requested, avd);
 }
 
+/*
+ * Empty every bucket, each under its own lock, so lookups continue
+ * throughout.  Returns the number of entries it unlinked.
+ */
+static unsigned int avc_cache_empty(struct avc_cache *c)
+{
+	struct avc_node *node;
+	struct hlist_node *tmp;
+	unsigned int i, n = 0;
+	unsigned long flags;
+
+	for (i = 0; i <= c->mask; i++) {
+		/* Lock even empty buckets: avc_cache_reset() relies on it. */
+		flags = avc_bucket_lock(&c->locks, i);
+		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list) {
+			avc_node_unlink(c, i, node);
+			n++;
+		}
+		avc_bucket_unlock(&c->locks, i, flags);
+	}
+	return n;
+}
+
 /**
  * avc_cache_flush() - drop every cached decision
  * @c: the cache
@@ -299,18 +336,9 @@ int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
  */
 void avc_cache_flush(struct avc_cache *c)
 {
-	struct avc_node *node;
-	struct hlist_node *tmp;
-	unsigned long flags;
-	unsigned int i;
+	unsigned int n = avc_cache_empty(c);
 
-	for (i = 0; i <= c->mask; i++) {
-		/* Lock even empty buckets: avc_cache_reset() relies on it. */
-		flags = avc_bucket_lock(&c->locks, i);
-		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list)
-			avc_node_unlink(c, i, node);
-		avc_bucket_unlock(&c->locks, i, flags);
-	}
+	trace_avc_rcu_flush(READ_ONCE(c->latest_seqno), n);
 }
 
 /**
@@ -325,6 +353,7 @@ void avc_cache_flush(struct avc_cache *c)
 void avc_cache_reset(struct avc_cache *c, u32 seqno)
 {
 	u32 old = READ_ONCE(c->latest_seqno);
+	unsigned int n;
 
 	/* Only ever move forward, whatever order two resets run in. */
 	while (avc_seqno_before(old, seqno)) {
@@ -334,7 +363,8 @@ void avc_cache_reset(struct avc_cache *c, u32 seqno)
 			break;
 		old = prev;
 	}
-	avc_cache_flush(c);
+	n = avc_cache_empty(c);
+	trace_avc_rcu_reset(old, seqno, n);
 }
 
 /**
@@ -354,9 +384,13 @@ unsigned int avc_cache_threshold(const struct avc_cache *c)
  * @threshold: the new value; range checks are the caller's
  *
  * Takes effect on later inserts: a cache above the new value shrinks by a
- * reclaim chunk per insert, as upstream's does.
+ * reclaim chunk per insert, as upstream's does.  An exchange rather than a
+ * store, so that the tracepoint's old value is the one this call replaced,
+ * however many writers race.
  */
 void avc_cache_set_threshold(struct avc_cache *c, unsigned int threshold)
 {
-	WRITE_ONCE(c->threshold, threshold);
+	unsigned int old = xchg(&c->threshold, threshold);
+
+	trace_avc_rcu_threshold(old, threshold);
 }

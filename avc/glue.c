@@ -11,7 +11,9 @@
 
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/ktime.h>
 #include "glue.h"
+#include "avc_rcu_trace.h"
 
 static struct avc_ss avc_rcu_ss;
 static struct avc_cache *avc_rcu_the_cache;
@@ -77,6 +79,25 @@ struct avc_cache *avc_rcu_cache(void)
 	return avc_rcu_the_cache;
 }
 
+/*
+ * After a load, successful or not: reset the cache for the new policy, and
+ * trace the load, from @start (ktime_get_ns()) to the end of the reset.  A
+ * failed load is traced with the seqno still in force and no rules.
+ */
+static int avc_rcu_loaded(int err, struct avc_ss_loaded *ld, u64 start)
+{
+	if (err) {
+		ld->seqno = avc_ss_seqno(&avc_rcu_ss);
+		ld->rules = 0;
+		ld->permissive = 0;
+	} else {
+		avc_cache_reset(avc_rcu_the_cache, ld->seqno);
+	}
+	trace_avc_rcu_policy_load(err, ld->seqno, ld->rules, ld->permissive,
+				  ktime_get_ns() - start);
+	return err;
+}
+
 /**
  * avc_rcu_load_policy() - replace the policy and reset the cache
  * @text: policy text (not NUL-terminated)
@@ -89,13 +110,11 @@ struct avc_cache *avc_rcu_cache(void)
  */
 int avc_rcu_load_policy(const char *text, size_t len)
 {
-	u32 seqno;
-	int err;
+	u64 start = ktime_get_ns();
+	struct avc_ss_loaded ld;
 
-	err = avc_ss_load(&avc_rcu_ss, text, len, &seqno);
-	if (!err)
-		avc_cache_reset(avc_rcu_the_cache, seqno);
-	return err;
+	return avc_rcu_loaded(avc_ss_load(&avc_rcu_ss, text, len, &ld), &ld,
+			      start);
 }
 
 /**
@@ -110,13 +129,11 @@ int avc_rcu_load_policy(const char *text, size_t len)
  */
 int avc_rcu_load_parsed(struct avc_policy_parser *p)
 {
-	u32 seqno;
-	int err;
+	u64 start = ktime_get_ns();
+	struct avc_ss_loaded ld;
 
-	err = avc_ss_load_parsed(&avc_rcu_ss, p, &seqno);
-	if (!err)
-		avc_cache_reset(avc_rcu_the_cache, seqno);
-	return err;
+	return avc_rcu_loaded(avc_ss_load_parsed(&avc_rcu_ss, p, &ld), &ld,
+			      start);
 }
 
 /**

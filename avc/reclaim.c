@@ -35,6 +35,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "node.h"
+#include "avc_rcu_trace.h"
 
 DEFINE_STATIC_KEY_TRUE(avc_reclaim_lru_key);
 static enum avc_reclaim_policy avc_reclaim_policy = AVC_RECLAIM_LRU;
@@ -188,9 +189,11 @@ static unsigned int avc_reclaim_bucket(struct avc_cache *c, unsigned int idx,
  * taking their lock, and the shared hint is read once and written once per
  * sweep rather than bumped per bucket: on a sparse table most visits find
  * nothing.  Two reclaims racing on the hint may start at the same bucket;
- * in rcu mode the loser of its trylock moves on.
+ * in rcu mode the loser of its trylock moves on.  *@visited is set to the
+ * number of buckets the hand passed, empty or not.
  */
-static unsigned int avc_reclaim_sweep(struct avc_cache *c)
+static unsigned int avc_reclaim_sweep(struct avc_cache *c,
+				      unsigned int *visited)
 {
 	unsigned int got = 0, tried, idx, rounds = 2 * (c->mask + 1);
 
@@ -203,6 +206,7 @@ static unsigned int avc_reclaim_sweep(struct avc_cache *c)
 		got += avc_reclaim_bucket(c, idx, AVC_RCU_RECLAIM_CHUNK - got);
 	}
 	atomic_set(&c->reclaim_hint, idx);
+	*visited = tried;
 	return got;
 }
 
@@ -218,16 +222,18 @@ static unsigned int avc_reclaim_sweep(struct avc_cache *c)
  */
 unsigned int avc_reclaim(struct avc_cache *c)
 {
+	unsigned int got, visited;
 	unsigned long flags;
-	unsigned int got;
 
 	if (avc_sync_locked()) {
 		flags = avc_table_lock(&c->locks);
-		got = avc_reclaim_sweep(c);
+		got = avc_reclaim_sweep(c, &visited);
 		avc_table_unlock(&c->locks, flags);
 	} else {
-		got = avc_reclaim_sweep(c);
+		got = avc_reclaim_sweep(c, &visited);
 	}
 	this_cpu_add(c->stats->reclaims, got);
+	trace_avc_rcu_reclaim(got, visited, avc_reclaim_policy,
+			      atomic_read(&c->active), READ_ONCE(c->threshold));
 	return got;
 }

@@ -99,7 +99,7 @@ case $name in
 avc_unload.sh)
 	exec sh "$HERE/avc_unload.sh"
 	;;
-avc_memory)
+avc_memory | avc_tracepoints.sh)
 	export AVC_RCU_TESTS="" AVC_RCU_ONCE_TESTS="$name" \
 		AVC_RCU_WRAP_TESTS="" AVC_RCU_MODES="${AVC_RCU_MODES:-rcu}"
 	;;

@@ -8,7 +8,8 @@
 # keys in one bucket and every run evicts the same entries), mount avcrcufs,
 # run every test program, the avcstat test and the in-kernel torture test
 # (avc_torture.sh), in the first mode also the programs whose subject does
-# not depend on the mode (AVC_RCU_ONCE_TESTS), umount, rmmod, and check
+# not depend on the mode (AVC_RCU_ONCE_TESTS: the memory test and the
+# tracepoints' test), umount, rmmod, and check
 # that the kernel log gained no line matching bad-patterns
 # (tools/testing/vm/bad-patterns, the list the QEMU runner scans the
 # console with).  Then the wrap-around phase: for each of its programs a
@@ -39,7 +40,8 @@
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
 #   AVC_RCU_TESTS                      the programs run in every mode
 #                                      (empty: none)
-#   AVC_RCU_ONCE_TESTS [avc_memory]    run in the first mode only
+#   AVC_RCU_ONCE_TESTS [avc_memory avc_tracepoints.sh]
+#                                      run in the first mode only
 #   AVC_RCU_WRAP_TESTS [avc_wrap avc_concurrency avc_torture.sh]
 #                                      run across the seqno wrap-around
 #   AVC_RCU_WRAP_SEQNO [4294967293]    their seqno_start
@@ -73,7 +75,9 @@ TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 TESTS=${AVC_RCU_TESTS-avc_threshold avc_formats avc_functional avc_policy \
 avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
 avc_torture.sh}
-ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory}
+# The trace calls are the same in every mode (after the locked and the
+# lockless branch alike): once a guest is enough.
+ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory avc_tracepoints.sh}
 WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
 WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
 UTIL_TEST=${AVC_RCU_UTIL_TEST:-1}

@@ -91,7 +91,7 @@ void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
 
 /* Publish a parsed policy as the successor of the policy in force. */
 static void avc_ss_publish(struct avc_ss *ss, struct avc_policydb *db,
-			   u32 *seqno)
+			   struct avc_ss_loaded *out)
 {
 	struct avc_policydb *old;
 
@@ -99,7 +99,9 @@ static void avc_ss_publish(struct avc_ss *ss, struct avc_policydb *db,
 	old = rcu_dereference_protected(ss->db,
 					lockdep_is_held(&ss->load_lock));
 	db->seqno = old->seqno + 1;	/* wraps after 2^32 - 1 */
-	*seqno = db->seqno;
+	out->seqno = db->seqno;
+	out->rules = db->nrules;
+	out->permissive = db->npermissive;
 	rcu_assign_pointer(ss->db, db);
 	mutex_unlock(&ss->load_lock);
 
@@ -115,7 +117,7 @@ static void avc_ss_publish(struct avc_ss *ss, struct avc_policydb *db,
  * @ss: the security server
  * @text: the whole policy text (not NUL-terminated)
  * @len: its length
- * @seqno: where to store the new policy's seqno
+ * @out: where to store the new policy's seqno and sizes
  *
  * Sleeps.  All or nothing: on error the policy in force is untouched.  The
  * caller resets the caches in front of @ss with the new seqno.
@@ -123,13 +125,13 @@ static void avc_ss_publish(struct avc_ss *ss, struct avc_policydb *db,
  * Return: 0, -EINVAL for a bad line (logged), -ENOMEM.
  */
 int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
-		u32 *seqno)
+		struct avc_ss_loaded *out)
 {
 	struct avc_policydb *db = avc_policydb_parse(text, len);
 
 	if (IS_ERR(db))
 		return PTR_ERR(db);
-	avc_ss_publish(ss, db, seqno);
+	avc_ss_publish(ss, db, out);
 	return 0;
 }
 
@@ -138,7 +140,7 @@ int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
  * @ss: the security server
  * @p: a parser fed the whole text (avc_policy_parser_feed()); the caller
  *	still frees it
- * @seqno: where to store the new policy's seqno
+ * @out: where to store the new policy's seqno and sizes
  *
  * Sleeps, for as long as sorting the rules takes.  All or nothing, as
  * avc_ss_load().
@@ -147,13 +149,13 @@ int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
  * parser met earlier.
  */
 int avc_ss_load_parsed(struct avc_ss *ss, struct avc_policy_parser *p,
-		       u32 *seqno)
+		       struct avc_ss_loaded *out)
 {
 	struct avc_policydb *db = avc_policy_parser_finish(p);
 
 	if (IS_ERR(db))
 		return PTR_ERR(db);
-	avc_ss_publish(ss, db, seqno);
+	avc_ss_publish(ss, db, out);
 	return 0;
 }
 

@@ -34,6 +34,18 @@ struct avc_key {
 struct avc_policydb;
 
 /**
+ * struct avc_ss_loaded - what a load published
+ * @seqno: the new policy's seqno
+ * @rules: its distinct rule keys
+ * @permissive: its permissive source SIDs
+ */
+struct avc_ss_loaded {
+	u32 seqno;
+	u32 rules;
+	u32 permissive;
+};
+
+/**
  * struct avc_ss - the security-server stand-in: a policy published by RCU
  * @db: the policy in force; readers use rcu_dereference()
  * @load_lock: serialises loads (never taken by computations)
@@ -60,9 +72,9 @@ void avc_ss_destroy(struct avc_ss *ss);
 void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
 		    struct avc_rcu_decision *avd);
 int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
-		u32 *seqno);
+		struct avc_ss_loaded *out);
 int avc_ss_load_parsed(struct avc_ss *ss, struct avc_policy_parser *p,
-		       u32 *seqno);
+		       struct avc_ss_loaded *out);
 u32 avc_ss_seqno(struct avc_ss *ss);
 
 /* number.c */

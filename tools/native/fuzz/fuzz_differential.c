@@ -139,7 +139,7 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 	unsigned int flags;
 	struct avc_ss ss;
 	bool refused;
-	u32 seqno = 0;
+	struct avc_ss_loaded ld = { 0 };
 	size_t len, i;
 	char *text;
 	u64 seed;
@@ -152,14 +152,14 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 	text = render(&p, seed, flags, &len);
 
 	fuzz_assert(!avc_ss_init(&ss));
-	err = avc_ss_load(&ss, text ?: "", len, &seqno);
+	err = avc_ss_load(&ss, text ?: "", len, &ld);
 	if (refused) {
 		fuzz_assert(err == -EINVAL);
 		fuzz_assert(avc_ss_seqno(&ss) == 0);
 		avc_ss_compute(&ss, &none, &avd);
 		fuzz_assert(!avd.allowed && avd.auditdeny == ~0U && !avd.flags);
 	} else {
-		fuzz_assert(!err && seqno == 1 && avc_ss_seqno(&ss) == 1);
+		fuzz_assert(!err && ld.seqno == 1 && avc_ss_seqno(&ss) == 1);
 		compare(&ss, &p, 0, 0, 0);
 		compare(&ss, &p, U32_MAX, U32_MAX, U16_MAX);
 		for (i = 0; i < p.nr; i++) {

@@ -2,8 +2,8 @@
 /*
  * Native shim for <linux/atomic.h>: atomic_t on __atomic builtins.  As in
  * the kernel, atomic_read()/atomic_set() are plain (relaxed) accesses and
- * the void atomic_inc()/atomic_dec() are unordered; cmpxchg() is fully
- * ordered and returns the value it found.
+ * the void atomic_inc()/atomic_dec() are unordered; cmpxchg() and xchg()
+ * are fully ordered and return the value they found.
  */
 #ifndef _AVC_NATIVE_LINUX_ATOMIC_H
 #define _AVC_NATIVE_LINUX_ATOMIC_H
@@ -43,5 +43,7 @@ static inline void atomic_dec(atomic_t *v)
 				    __ATOMIC_SEQ_CST);			\
 	__cmpxchg_old;							\
 })
+
+#define xchg(ptr, new)	__atomic_exchange_n((ptr), (new), __ATOMIC_SEQ_CST)
 
 #endif /* _AVC_NATIVE_LINUX_ATOMIC_H */
