@@ -20,8 +20,9 @@
  *
  * The hits and misses are the cache's own, in avc/cache_stats.  A bad
  * header, a record out of sequence, an unknown kind or a trace that ends
- * early (checked at close: close(2) fails with EINVAL) is refused with
- * one line in the kernel log naming the record; what was replayed before
+ * early (found at the last close, and only logged: debugfs's proxy
+ * forwards no .flush, so close(2) cannot fail) is refused with one line
+ * in the kernel log naming the record; what was replayed before
  * it stays replayed.
  */
 
@@ -216,31 +217,20 @@ static int replay_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* close(2) of a writer fails if the trace ended early. */
-static int replay_flush(struct file *file, fl_owner_t id)
-{
-	struct replay *r = file->private_data;
-	int err = 0;
-
-	if (!(file->f_mode & FMODE_WRITE))
-		return 0;
-	mutex_lock(&r->lock);
-	if (!r->failed && (!r->hdr.magic[0] || r->npartial ||
-			   r->records != le64_to_cpu(r->hdr.nrecords))) {
-		pr_err("trace truncated: %llu of %llu records, %zu bytes of a partial one\n",
-		       r->records, le64_to_cpu(r->hdr.nrecords), r->npartial);
-		r->failed = true;
-		err = -EINVAL;
-	}
-	mutex_unlock(&r->lock);
-	return err;
-}
-
 static int replay_release(struct inode *inode, struct file *file)
 {
 	struct replay *r = file->private_data;
 
-	if ((file->f_mode & FMODE_WRITE) && !r->failed)
+	/*
+	 * debugfs's proxy forwards no .flush, so an early end can only be
+	 * logged here, at the last close, not returned by close(2).
+	 */
+	if ((file->f_mode & FMODE_WRITE) && !r->failed &&
+	    (!r->hdr.magic[0] || r->npartial ||
+	     r->records != le64_to_cpu(r->hdr.nrecords)))
+		pr_err("trace truncated: %llu of %llu records, %zu bytes of a partial one\n",
+		       r->records, le64_to_cpu(r->hdr.nrecords), r->npartial);
+	else if ((file->f_mode & FMODE_WRITE) && !r->failed)
 		pr_info("replayed %llu records: %llu lookups, %llu resets, %llu updates\n",
 			r->records, r->lookups, r->resets, r->updates);
 	kvfree(r->buf);
@@ -253,7 +243,6 @@ static const struct file_operations replay_fops = {
 	.open = replay_open,
 	.read = replay_read,
 	.write = replay_write,
-	.flush = replay_flush,
 	.release = replay_release,
 	.llseek = no_llseek,
 };

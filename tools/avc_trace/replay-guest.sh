@@ -13,6 +13,7 @@ F=/sys/fs/avc_rcu
 params=$1
 threshold=$2
 shift 2
+first=${1:-}
 
 sum_stats() {	# lookups hits misses reclaims, summed over CPUs
 	awk 'NR > 1 { l += $1; h += $2; m += $3; r += $5 }
@@ -34,4 +35,29 @@ for t in "$@"; do
 	rmmod avc_rcu_replay
 	rmmod avc_rcu
 done
+# Bad traces are refused with one clear log line: the first trace cut one
+# byte short of its last record, then given version 2 (byte 8 of the
+# header, little-endian).
+refused() {	# FILE PATTERN: the log says PATTERN when FILE is written
+	insmod avc_rcu.ko
+	insmod avc_rcu_replay.ko
+	dmesg -c >/dev/null
+	# A header is refused by its write(2), an early end only at close(2),
+	# which busybox's dd does not check: the log line is the verdict.
+	dd if="$1" of=/sys/kernel/debug/avc_rcu_replay bs=1M 2>/dev/null || :
+	if dmesg | grep -q "avc_rcu_replay: .*$2"; then
+		echo "REPLAY refused: $2"
+	else
+		echo "REPLAY bad trace not refused: $2"
+	fi
+	rmmod avc_rcu_replay
+	rmmod avc_rcu
+}
+if [ -n "$first" ]; then
+	size=$(wc -c <"$first")
+	head -c $((size - 1)) "$first" >/tmp/cut.trace
+	refused /tmp/cut.trace "trace truncated"
+	{ head -c 8 "$first"; printf '\002'; tail -c +10 "$first"; } >/tmp/v2.trace
+	refused /tmp/v2.trace "bad header"
+fi
 echo "REPLAY done"
