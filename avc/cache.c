@@ -275,9 +275,10 @@ static noinline int avc_locked_has_perm(struct avc_cache *c,
  * @requested: permissions asked for
  * @avd: where to store the decision
  *
- * Never sleeps; callable in any context.  A hit (rcu mode) takes no lock,
- * performs no atomic read-modify-write and stores only to @avd and this
- * CPU's counters.
+ * Never sleeps; callable in any context (on PREEMPT_RT: any context that
+ * may take a spinlock_t, which sleeps there).  A hit (rcu mode) takes no
+ * lock, performs no atomic read-modify-write and stores only to @avd and
+ * this CPU's counters.
  *
  * Return: 0 if granted, -EACCES if not.
  */

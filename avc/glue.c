@@ -144,8 +144,9 @@ int avc_rcu_load_parsed(struct avc_policy_parser *p)
  * @requested: permissions asked for
  * @avd: where to store the decision
  *
- * Never sleeps; callable from any context.  Counts as one lookup in
- * avc/cache_stats.  A source made permissive by the policy is granted what
+ * Never sleeps; callable from any context (on PREEMPT_RT, whose spinlocks
+ * sleep: any context that may take a spinlock_t; see avc_rcu.h).  Counts
+ * as one lookup in avc/cache_stats.  A source made permissive by the policy is granted what
  * it asks for, and @avd has %AVC_RCU_DECISION_PERMISSIVE set.
  *
  * Return: 0 if every requested permission is granted, -EACCES otherwise.
@@ -161,8 +162,9 @@ EXPORT_SYMBOL_GPL(avc_rcu_has_perm);
 /**
  * avc_rcu_flush() - drop every cached decision
  *
- * Never sleeps.  The policy and its seqno are unchanged; later lookups miss
- * and are answered by the policy.
+ * Never sleeps (on PREEMPT_RT: may block on the bucket locks, which are
+ * sleeping locks there).  The policy and its seqno are unchanged; later
+ * lookups miss and are answered by the policy.
  */
 void avc_rcu_flush(void)
 {

@@ -189,6 +189,39 @@ case " $PARAMS " in
 	fi
 	;;
 esac
+# The contexts the readers promise (unless the parameters choose): lookups
+# holding a lock, and irq_work batches in hard interrupt context, which on
+# PREEMPT_RT (/sys/kernel/realtime, or uname -v) run in the irq_work
+# thread instead.
+ctx=$(sed -n 's/.*avc_rcu_torture: readers=.* hardirq=\([0-9]*\) irq-thread=\([0-9]*\) lock-held=\([0-9]*\).*/\1 \2 \3/p' \
+	"$TMP/klog")
+rt=0
+[ "$(cat /sys/kernel/realtime 2>/dev/null)" != 1 ] || rt=1
+case " $(uname -v) " in
+*" PREEMPT_RT "*) rt=1 ;;
+esac
+case " $PARAMS " in
+*" irq_every="* | *" irqoff_every="*) ;;
+*)
+	hard=${ctx%% *}
+	held=${ctx##* }
+	thr=${ctx#* }
+	thr=${thr%% *}
+	if [ -n "$why" ]; then
+		:
+	elif [ -z "$ctx" ]; then
+		why="no hardirq=, irq-thread=, lock-held= in the summary"
+	elif [ "$held" -eq 0 ]; then
+		why="no lookup made holding a lock"
+	elif [ $rt -eq 0 ] && { [ "$hard" -eq 0 ] || [ "$thr" -ne 0 ]; }; then
+		why="irq_work: $hard checks in hard irq, $thr in a thread (not RT)"
+	elif [ $rt -eq 1 ] && { [ "$hard" -ne 0 ] || [ "$thr" -eq 0 ]; }; then
+		why="irq_work: $hard checks in hard irq, $thr in a thread (PREEMPT_RT)"
+	fi
+	diag "contexts: hardirq=${hard:-?} irq-thread=${thr:-?}" \
+		"lock-held=${held:-?} (PREEMPT_RT: $rt)"
+	;;
+esac
 if [ -z "$why" ] && verdict "$TMP/klog"; then
 	ok "torture"
 else

@@ -19,6 +19,7 @@
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/sysfs.h>
+#include <avc_rcu/compat.h>
 #include <uapi/linux/avc_rcu.h>
 #include "avcrcufs.h"
 
@@ -30,9 +31,7 @@ static struct inode *avcrcufs_new_inode(struct super_block *sb,
 	if (inode) {
 		inode->i_ino = ino;
 		inode->i_mode = mode;
-		inode->i_atime = current_time(inode);
-		inode->i_mtime = inode->i_atime;
-		inode->i_ctime = inode->i_atime;
+		simple_inode_init_ts(inode);
 	}
 	return inode;
 }

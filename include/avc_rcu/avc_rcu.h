@@ -7,8 +7,11 @@
  * avc_rcu_has_perm(), drop every cached decision with avc_rcu_flush(), and
  * ask the policy directly, bypassing the cache, with avc_rcu_compute_av().
  * All three may be called from any context, hard interrupts included:
- * none of them sleeps.  (Not on PREEMPT_RT kernels, where the spinlocks
- * they may take sleep; the module does not support RT.)
+ * none of them sleeps.  On PREEMPT_RT kernels the spinlocks they take are
+ * sleeping locks: there, any context that may take a spinlock_t (task,
+ * softirq, threaded interrupt handlers, non-hard irq_work; not hard
+ * interrupt context, nor with interrupts or preemption disabled by hand).
+ * Documentation/design.rst, "Contexts and PREEMPT_RT".
  */
 #ifndef _AVC_RCU_AVC_RCU_H
 #define _AVC_RCU_AVC_RCU_H

@@ -14,14 +14,23 @@
  * torture-load SECONDS` (the only loader) and may move cache_threshold.
  *
  * Readers call avc_rcu_has_perm() on random keys, in and out of the
- * policies' key space, from task context, with interrupts disabled, and
- * from hard interrupt context (irq_work); every so often they also call
- * avc_rcu_compute_av().  They run at nice 19, each on its own CPU, all at
+ * policies' key space, from task context, holding a spinlock_t taken
+ * with spin_lock_irqsave(), and from an irq_work; every so often they also
+ * call avc_rcu_compute_av().  Those are the most constrained contexts the
+ * API promises on each kernel (Documentation/design.rst, "Contexts"):
+ * without PREEMPT_RT the lock disables interrupts and the irq_work runs
+ * in hard interrupt context; on PREEMPT_RT the lock is a sleeping lock
+ * that leaves interrupts on, and the irq_work runs in the per-CPU
+ * irq_work thread, as every irq_work not marked IRQ_WORK_HARD_IRQ does
+ * there.  (Hard interrupt context proper is no context for the API on
+ * PREEMPT_RT: a miss takes spinlock_t and allocates.)  The summary line
+ * counts each: hardirq=, irq-thread=, lock-held=.  They run at nice 19, each on its own CPU, all at
  * once by default; busy_readers=N makes them pause between bursts so that
  * about N run at once (then the loader gets more host time when many
  * vCPUs are emulated on few cores).  The flusher calls
- * avc_rcu_flush() every flush_ms, every other time with interrupts
- * disabled, in phases of 16 flushes separated by pauses as long.
+ * avc_rcu_flush() every flush_ms, every other time holding a spinlock_t
+ * taken with spin_lock_irqsave() (interrupts off but on PREEMPT_RT), in
+ * phases of 16 flushes separated by pauses as long.
  *
  * The oracle (selftests/avc_oracle.h): the policy of seqno q is the torture
  * family's policy(q), a pure function of q, so every answer d is checked
@@ -71,9 +80,11 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/sysfs.h>
 
 #include <avc_rcu/avc_rcu.h>
@@ -102,12 +113,12 @@ MODULE_PARM_DESC(compute_every,
 static unsigned int irqoff_every = 256;
 module_param(irqoff_every, uint, 0444);
 MODULE_PARM_DESC(irqoff_every,
-		 "readers do a batch of lookups with interrupts disabled every Nth lookup (default 256; 0: never)");
+		 "readers do a batch of lookups holding a spinlock_t taken with spin_lock_irqsave() (interrupts off, but on PREEMPT_RT) every Nth lookup (default 256; 0: never)");
 
 static unsigned int irq_every = 1024;
 module_param(irq_every, uint, 0444);
 MODULE_PARM_DESC(irq_every,
-		 "readers queue a batch of lookups in hard interrupt context (irq_work) every Nth lookup (default 1024; 0: never)");
+		 "readers queue a batch of lookups in an irq_work (hard interrupt context; its thread on PREEMPT_RT) every Nth lookup (default 1024; 0: never)");
 
 static long verify_from = -1;
 module_param(verify_from, long, 0444);
@@ -158,7 +169,7 @@ static ulong seed;
 module_param(seed, ulong, 0444);
 MODULE_PARM_DESC(seed, "PRNG seed (default 0: random)");
 
-#define TORTURE_BATCH		8	/* lookups per irq-off or irq batch */
+#define TORTURE_BATCH		8	/* lookups per lock-held or irq batch */
 #define TORTURE_RESCHED		32	/* lookups between cond_resched() */
 #define TORTURE_BURST		256	/* lookups between pauses */
 #define TORTURE_MAX_PAUSE_NS	NSEC_PER_SEC
@@ -182,11 +193,13 @@ struct torture_reader {
 	struct task_struct *task;
 	int cpu;			/* the CPU it is bound to */
 	struct irq_work iw;
+	spinlock_t lock;		/* held around the lock-held batches */
 	u64 rng;
 	u64 irq_rng;
 	struct torture_count task_count;
 	struct torture_count irq_count;
-	unsigned long irqoff;		/* lookups made with irqs disabled */
+	unsigned long locked;		/* lookups made holding @lock */
+	unsigned long irq_thread;	/* of irq_count.checked, in a thread */
 	unsigned long pauses;
 } ____cacheline_aligned_in_smp;
 
@@ -401,15 +414,24 @@ static void torture_compute(struct torture_count *cnt, u64 *rng,
 	torture_check(cnt, &a);
 }
 
-/* In hard interrupt context, on the CPU that queued it. */
+/*
+ * On the CPU that queued it: in hard interrupt context, or in that CPU's
+ * irq_work thread on PREEMPT_RT.  Which one is counted, so that the
+ * summary says what was tested.
+ */
 static void torture_irq_work(struct irq_work *iw)
 {
 	struct torture_reader *r = container_of(iw, struct torture_reader, iw);
+	bool hard = in_hardirq();
+	const char *ctx = hard ? "hardirq" : "irq-thread";
+	unsigned long before = r->irq_count.checked;
 	int i;
 
 	for (i = 0; i < TORTURE_BATCH; i++)
-		torture_lookup(&r->irq_count, &r->irq_rng, "hardirq");
-	torture_compute(&r->irq_count, &r->irq_rng, "hardirq");
+		torture_lookup(&r->irq_count, &r->irq_rng, ctx);
+	torture_compute(&r->irq_count, &r->irq_rng, ctx);
+	if (!hard)
+		r->irq_thread += r->irq_count.checked - before;
 }
 
 /*
@@ -456,12 +478,12 @@ static int torture_reader_fn(void *arg)
 		if (compute_every && !(n % compute_every))
 			torture_compute(&r->task_count, &r->rng, "task");
 		if (irqoff_every && !(n % irqoff_every)) {
-			local_irq_save(flags);
+			spin_lock_irqsave(&r->lock, flags);
 			for (i = 0; i < TORTURE_BATCH; i++)
 				torture_lookup(&r->task_count, &r->rng,
-					       "irqs-off");
-			local_irq_restore(flags);
-			r->irqoff += TORTURE_BATCH;
+					       "lock-held");
+			spin_unlock_irqrestore(&r->lock, flags);
+			r->locked += TORTURE_BATCH;
 		}
 		/* Only this thread queues r->iw: it never runs twice at once. */
 		if (irq_every && !(n % irq_every) && !irq_work_is_busy(&r->iw))
@@ -482,15 +504,17 @@ static int torture_reader_fn(void *arg)
  * let the freshness checks see old decisions that a broken reset or insert
  * left behind, which a flush would otherwise sweep away unseen.
  */
+static DEFINE_SPINLOCK(torture_flush_lock);
+
 static int torture_flusher_fn(void *arg)
 {
 	unsigned long flags, ms;
 
 	while (!kthread_should_stop()) {
 		if (torture_flushes & 1) {
-			local_irq_save(flags);
+			spin_lock_irqsave(&torture_flush_lock, flags);
 			avc_rcu_flush();
-			local_irq_restore(flags);
+			spin_unlock_irqrestore(&torture_flush_lock, flags);
 		} else {
 			avc_rcu_flush();
 		}
@@ -557,7 +581,7 @@ static void torture_print_report(const struct torture_report *r)
 static void torture_summary(void)
 {
 	struct torture_count sum = torture_probe_count;
-	unsigned long irq = 0, irqoff = 0, pauses = 0;
+	unsigned long irq = 0, irq_thread = 0, locked = 0, pauses = 0;
 	int i, idle = 0, nwrong = atomic_read(&torture_nwrong);
 
 	for (i = 0; i < torture_nreaders; i++) {
@@ -569,11 +593,14 @@ static void torture_summary(void)
 		torture_merge(&sum, &torture_readers[i].task_count);
 		torture_merge(&sum, &torture_readers[i].irq_count);
 		irq += torture_readers[i].irq_count.checked;
-		irqoff += torture_readers[i].irqoff;
+		irq_thread += torture_readers[i].irq_thread;
+		locked += torture_readers[i].locked;
 		pauses += torture_readers[i].pauses;
 	}
-	pr_info("readers=%d computed=%lu hardirq=%lu irqs-off=%lu granted=%lu permissive=%lu pauses=%lu base_seqno=%u verify_from=%u seed=%lu\n",
-		torture_nreaders, sum.computed, irq, irqoff, sum.granted,
+	pr_info("readers=%d computed=%lu hardirq=%lu irq-thread=%lu lock-held=%lu%s granted=%lu permissive=%lu pauses=%lu base_seqno=%u verify_from=%u seed=%lu\n",
+		torture_nreaders, sum.computed, irq - irq_thread, irq_thread,
+		locked, IS_ENABLED(CONFIG_PREEMPT_RT) ? " (PREEMPT_RT)" : "",
+		sum.granted,
 		sum.permissive, pauses, torture_base_seqno,
 		torture_verify_from, seed);
 	for (i = 0; i < nwrong && i < TORTURE_MAX_REPORTS; i++)
@@ -640,6 +667,7 @@ static int __init torture_init(void)
 		r->rng = avc_splitmix64(&rng);
 		r->irq_rng = avc_splitmix64(&rng);
 		init_irq_work(&r->iw, torture_irq_work);
+		spin_lock_init(&r->lock);
 	}
 	cpu = -1;
 	for (i = 0; i < torture_nreaders; i++) {

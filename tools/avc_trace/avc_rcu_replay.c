@@ -238,13 +238,16 @@ static int replay_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * No .llseek: a NULL one makes lseek(2) fail with -ESPIPE, as no_llseek
+ * did (6.12 removed no_llseek, NULL having meant the same since 2.6).
+ */
 static const struct file_operations replay_fops = {
 	.owner = THIS_MODULE,
 	.open = replay_open,
 	.read = replay_read,
 	.write = replay_write,
 	.release = replay_release,
-	.llseek = no_llseek,
 };
 
 static int __init replay_init(void)
