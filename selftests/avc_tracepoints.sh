@@ -335,12 +335,20 @@ want "evicted in all" "$(echo "$bad" | sed -n 's/^evicted //p')" \
 	"$(((r1 - r0 + 4294967296) % 4294967296))"
 check "reclaim: evicted, visited, policy, threshold; adds up to cache_stats"
 
-why=$hist_err
-grep '^{' "$TMP/hist" | sed 's/^/# hist: /'
-want "tclass 7 in the hist" "$(sed -n \
-	's/^{ tclass: *7 } hitcount: *\([0-9]*\).*/\1/p' "$TMP/hist")" 64
-want "classes in the hist" "$(grep -c '^{' "$TMP/hist")" 1
-check "hist trigger: misses per class"
+# Hist triggers are a kernel option (CONFIG_HIST_TRIGGERS): Debian's
+# kernels have it, the debug kernel's config may not; without the event's
+# hist file the case is skipped, not failed.
+if [ ! -e "$T/events/$SYS/avc_rcu_miss/hist" ]; then
+	skip "hist trigger: misses per class" \
+		"no hist file: a kernel without CONFIG_HIST_TRIGGERS"
+else
+	why=$hist_err
+	grep '^{' "$TMP/hist" | sed 's/^/# hist: /'
+	want "tclass 7 in the hist" "$(sed -n \
+		's/^{ tclass: *7 } hitcount: *\([0-9]*\).*/\1/p' "$TMP/hist")" 64
+	want "classes in the hist" "$(grep -c '^{' "$TMP/hist")" 1
+	check "hist trigger: misses per class"
+fi
 echo "$thr0" >"$THR"
 
 # 12. flushes by the torture module, on a policy of the torture family so
