@@ -21,7 +21,8 @@ is a miss for them too.
 With --replay-log (the output of tools/avc_trace/replay with lists of
 thresholds and policies) the table gets the replays' columns: the hit
 ratio and misses of avc_rcu under each reclaim policy.  --plots DIR
-writes NAME-hitratio.png and NAME-workingset.png there.
+writes NAME-hitratio.png (hit ratio, and misses on a log scale against
+the cold misses, by threshold) and NAME-workingset.png there.
 
 --check-meta: only check that the trace agrees with its metadata (records,
 lookups, resets, updates, distinct keys) and that the host's caches count
@@ -275,23 +276,37 @@ def plot(trace, thresholds, replays, pols, lru, opt, ws, outdir):
     import matplotlib.pyplot as plt
 
     n = len(trace.keys)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    cold = cold_misses(trace)
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5))
+    series = []
     for p in pols:
         ts = [t for t in thresholds if (trace.name, p, t) in replays]
-        ax.plot(ts, [ratio(n, replays[(trace.name, p, t)][1]) for t in ts],
-                marker='o', label=f'avc_rcu reclaim={p}')
-    ax.plot(thresholds, [ratio(n, lru[t]) for t in thresholds], '--',
-            marker='x', label='host LRU (fully associative)')
-    ax.plot(thresholds, [ratio(n, opt[t]) for t in thresholds], ':',
-            marker='x', label='host MIN (Belady)')
-    ax.axvline(512, color='grey', lw=0.8)
-    ax.set_xscale('log', base=2)
-    ax.set_xlabel('cache_threshold (entries)')
+        series.append((ts, [replays[(trace.name, p, t)][1] for t in ts],
+                       dict(marker='o', label=f'avc_rcu reclaim={p}')))
+    series.append((thresholds, [lru[t] for t in thresholds],
+                   dict(ls='--', marker='x',
+                        label='host LRU (fully associative)')))
+    series.append((thresholds, [opt[t] for t in thresholds],
+                   dict(ls=':', marker='x', label='host MIN (Belady)')))
+    for ts, misses, style in series:
+        ax.plot(ts, [ratio(n, m) for m in misses], **style)
+        bx.plot(ts, misses, **style)
     ax.set_ylabel('hit ratio (%)')
     ax.set_title(f'{trace.name}: {n} lookups, {trace.distinct} distinct '
                  f'keys')
-    ax.grid(True, alpha=0.3)
-    ax.legend()
+    bx.axhline(cold, color='black', lw=0.8,
+               label=f'cold misses ({cold}): the floor')
+    bx.set_yscale('log')
+    bx.set_ylabel('misses')
+    bx.set_title(f'{trace.name}: misses (log scale)')
+    for a in (ax, bx):
+        a.axvline(512, color='grey', lw=0.8)
+        a.set_xscale('log', base=2)
+        a.set_xticks(thresholds)
+        a.set_xticklabels([str(t) for t in thresholds], rotation=45)
+        a.set_xlabel('cache_threshold (entries)')
+        a.grid(True, alpha=0.3)
+    bx.legend()
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, f'{trace.name}-hitratio.png'), dpi=100)
     plt.close(fig)
