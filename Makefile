@@ -17,6 +17,9 @@
 #   make demo            boot a guest, load the module, show avcstat 1
 #   make trace           record a real SELinux system's AVC lookups in a
 #                        labeled Debian 12 guest (tools/avc_trace/trace)
+#   make study           replay the shipped traces at thresholds 16..8192
+#                        under every reclaim policy; tables and plots in
+#                        build/study/ (Documentation/study.rst)
 #   make native          the core in userspace: benchmark against a plain
 #                        loop, callgrind's instructions per hit, TSan
 #   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
@@ -29,7 +32,7 @@
 # depends on; else it says what to install.  The goals that only run
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
-NO_KDIR_GOALS := tools check bench demo native fuzz trace
+NO_KDIR_GOALS := tools check bench demo native fuzz trace study
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
 ifneq ($(.SHELLSTATUS),0)
@@ -41,7 +44,7 @@ export KDIR
 PWD := $(shell pwd)
 
 .PHONY: all module tools selftests modules_install install uninstall \
-	check bench demo trace clean print-kdir
+	check bench demo trace study clean print-kdir
 
 all: module tools
 
@@ -138,6 +141,9 @@ demo:
 
 trace:
 	tools/avc_trace/trace $(TRACE_ARGS)
+
+study:
+	tools/avc_trace/study
 
 .PHONY: native fuzz
 native:

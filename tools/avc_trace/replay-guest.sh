@@ -2,38 +2,52 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tools/avc_trace/replay, inside the guest: replay each trace through
-# avc_rcu_replay.ko on a freshly loaded avc_rcu and print one REPLAY line
-# per trace with the cache's own counters over the replay.
+# avc_rcu_replay.ko on a freshly loaded avc_rcu, once per reclaim policy
+# and threshold, and print one REPLAY line per replay with the cache's own
+# counters over it.
 #
-#   sh replay-guest.sh "MODULE PARAMS" THRESHOLD TRACE...
+#   sh replay-guest.sh "MODULE PARAMS" "RECLAIMS" "THRESHOLDS" TRACE...
+#
+# RECLAIMS and THRESHOLDS are lists separated by spaces; the module is
+# loaded with MODULE PARAMS and reclaim=POLICY for every replay, so each
+# starts from an empty cache.
 set -eu
 
 cd /avc_rcu
 F=/sys/fs/avc_rcu
 params=$1
-threshold=$2
-shift 2
+reclaims=$2
+thresholds=$3
+shift 3
 first=${1:-}
+traces=$*	# the names have no blanks; "$@" is reused below
 
 sum_stats() {	# lookups hits misses reclaims, summed over CPUs
 	awk 'NR > 1 { l += $1; h += $2; m += $3; r += $5 }
 		END { printf "%d %d %d %d\n", l, h, m, r }' $F/avc/cache_stats
 }
 
-for t in "$@"; do
-	# shellcheck disable=SC2086 # the parameters are words
-	insmod avc_rcu.ko $params
-	insmod avc_rcu_replay.ko
-	mount -t avcrcufs avcrcufs $F
-	echo "$threshold" >$F/avc/cache_threshold
-	set -- $(sum_stats)
-	dd if="$t" of=/sys/kernel/debug/avc_rcu_replay bs=1M
-	set -- "$@" $(sum_stats)
-	echo "REPLAY trace=${t%.trace} lookups=$(($5 - $1))" \
-		"hits=$(($6 - $2)) misses=$(($7 - $3)) reclaims=$(($8 - $4))"
-	umount $F
-	rmmod avc_rcu_replay
-	rmmod avc_rcu
+for reclaim in $reclaims; do
+	for threshold in $thresholds; do
+		for t in $traces; do
+			# shellcheck disable=SC2086 # the parameters are words
+			insmod avc_rcu.ko $params reclaim="$reclaim"
+			insmod avc_rcu_replay.ko
+			mount -t avcrcufs avcrcufs $F
+			echo "$threshold" >$F/avc/cache_threshold
+			set -- $(sum_stats)
+			dd if="$t" of=/sys/kernel/debug/avc_rcu_replay \
+				bs=1M 2>/tmp/dd.err || { cat /tmp/dd.err; exit 1; }
+			set -- "$@" $(sum_stats)
+			echo "REPLAY trace=${t%.trace} reclaim=$reclaim" \
+				"threshold=$threshold lookups=$(($5 - $1))" \
+				"hits=$(($6 - $2)) misses=$(($7 - $3))" \
+				"reclaims=$(($8 - $4))"
+			umount $F
+			rmmod avc_rcu_replay
+			rmmod avc_rcu
+		done
+	done
 done
 # Bad traces are refused with one clear log line: the first trace cut one
 # byte short of its last record, then given version 2 (byte 8 of the

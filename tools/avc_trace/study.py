@@ -1,0 +1,381 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The study of the shipped traces (Documentation/study.rst), host side.
+
+  study.py --check-meta TRACE...
+  study.py [--replay-log LOG] [--plots DIR] [--thresholds LIST] TRACE...
+
+TRACE is an AVC trace (include/uapi/linux/avc_rcu_trace.h), plain or .xz,
+with its NAME.meta beside it.  For each trace it prints what the trace
+itself says, computed here on the host: lookups, distinct keys, resets,
+the working set over time (distinct keys in every sliding window of 1000,
+10000 and 100000 lookups: median and maximum), and the misses of two
+reference caches of each threshold's capacity: an exact LRU and Belady's
+optimal replacement (MIN).  Both are fully associative and evict one entry
+at a time, where avc_rcu evicts a chunk of 16 from the buckets its clock
+hand reaches; they are the yardsticks, not models of the module.  Both
+start empty and are emptied at every reset of the trace, as the replay's
+avc_rcu_flush() empties the cache, so a key's first lookup after a reset
+is a miss for them too.
+
+With --replay-log (the output of tools/avc_trace/replay with lists of
+thresholds and policies) the table gets the replays' columns: the hit
+ratio and misses of avc_rcu under each reclaim policy.  --plots DIR
+writes NAME-hitratio.png (hit ratio, and misses on a log scale against
+the cold misses, by threshold) and NAME-workingset.png there.
+
+--check-meta: only check that the trace agrees with its metadata (records,
+lookups, resets, updates, distinct keys) and that the host's caches count
+exactly the cold misses where nothing has to be evicted; fails otherwise.
+"""
+
+import argparse
+import heapq
+import lzma
+import os
+import re
+import statistics
+import struct
+import sys
+
+HEADER = struct.Struct('<8sIIQII')
+RECORD = struct.Struct('<IIIIHHB3x')
+MAGIC = b'AVCTRACE'
+LOOKUP, RESET, UPDATE = 0, 1, 2
+POLICIES = ('lru', 'fifo', 'newest')
+THRESHOLDS = tuple(2 ** i for i in range(4, 14))	# 16 .. 8192
+WINDOWS = (1000, 10000, 100000)
+INF = float('inf')
+
+
+class Trace:
+    """One trace: its lookups as key numbers, where it resets, its meta."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = re.sub(r'\.trace(\.xz)?$', '', os.path.basename(path))
+        opener = lzma.open if path.endswith('.xz') else open
+        with opener(path, 'rb') as f:
+            data = f.read()
+        magic, version, size, nrecords, flags, reserved = \
+            HEADER.unpack_from(data)
+        if (magic != MAGIC or version != 1 or size != RECORD.size or
+                flags or reserved):
+            sys.exit(f'{path}: not a version 1 AVC trace')
+        if len(data) != HEADER.size + nrecords * RECORD.size:
+            sys.exit(f'{path}: {len(data)} bytes, the header announces '
+                     f'{nrecords} records')
+        self.records = nrecords
+        self.keys = []		# the key number of each lookup
+        self.resets = []	# lookups before each reset
+        self.updates = 0
+        ids = {}
+        body = memoryview(data)[HEADER.size:]
+        for i, (seq, ssid, tsid, _req, tclass, _cpu, kind) in \
+                enumerate(RECORD.iter_unpack(body)):
+            if seq != i & 0xffffffff:
+                sys.exit(f'{path}: record {i} has seq {seq}')
+            if kind == LOOKUP:
+                self.keys.append(ids.setdefault((ssid, tsid, tclass),
+                                                len(ids)))
+            elif kind == RESET:
+                self.resets.append(len(self.keys))
+            elif kind == UPDATE:
+                self.updates += 1
+            else:
+                sys.exit(f'{path}: record {i} of unknown kind {kind}')
+        self.distinct = len(ids)
+        self.meta = {}
+        meta = re.sub(r'\.trace(\.xz)?$', '.meta', path)
+        with open(meta) as f:
+            for line in f:
+                k, _, v = line.rstrip('\n').partition('=')
+                self.meta[k] = v
+
+    def segments(self):
+        """The lookups between resets, as (start, end) index pairs."""
+        edges = [0] + self.resets + [len(self.keys)]
+        return list(zip(edges, edges[1:]))
+
+
+def cold_misses(trace):
+    """Misses of any cache that never evicts: distinct keys per segment."""
+    return sum(len(set(trace.keys[a:b])) for a, b in trace.segments())
+
+
+def lru_misses(trace, capacities):
+    """Misses of an exact LRU of each capacity, from the stack distances."""
+    dist = []	# the LRU stack distance of each lookup, INF if first
+    for a, b in trace.segments():
+        stack = []	# most recent first
+        for k in trace.keys[a:b]:
+            try:
+                d = stack.index(k)
+                del stack[d]
+            except ValueError:
+                d = INF
+            stack.insert(0, k)
+            dist.append(d)
+    return {c: sum(1 for d in dist if d >= c) for c in capacities}
+
+
+def min_misses(trace, capacity):
+    """Misses of Belady's MIN of one capacity (demand fetch, no bypass)."""
+    keys = trace.keys
+    nxt = [INF] * len(keys)
+    for a, b in trace.segments():
+        last = {}
+        for i in range(b - 1, a - 1, -1):
+            nxt[i] = last.get(keys[i], INF)
+            last[keys[i]] = i
+    misses = 0
+    for a, b in trace.segments():
+        if len(set(keys[a:b])) <= capacity:
+            misses += len(set(keys[a:b]))
+            continue
+        cache = {}	# key: its next use
+        heap = []	# (-next use, key), stale entries skipped
+        for i in range(a, b):
+            k = keys[i]
+            if k not in cache:
+                misses += 1
+                if len(cache) >= capacity:
+                    while True:
+                        n, v = heapq.heappop(heap)
+                        if cache.get(v) == -n:
+                            del cache[v]
+                            break
+            cache[k] = nxt[i]
+            heapq.heappush(heap, (-nxt[i], k))
+    return misses
+
+
+def working_set(trace, w):
+    """Distinct keys in each window of w lookups (ending at each lookup)."""
+    keys = trace.keys
+    count = {}
+    out = []
+    for i, k in enumerate(keys):
+        count[k] = count.get(k, 0) + 1
+        if i >= w:
+            old = keys[i - w]
+            count[old] -= 1
+            if not count[old]:
+                del count[old]
+        if i >= w - 1:
+            out.append(len(count))
+    return out
+
+
+def parse_replays(path):
+    """{(trace, policy, threshold): (lookups, misses, reclaims)}, and the
+    validation lines."""
+    pat = re.compile(r'^replay (\S+): slots \d+ threshold (\d+) '
+                     r'reclaim=(\w+): lookups (\d+) hits \d+ misses (\d+) '
+                     r'reclaims (\d+) ')
+    res, valid = {}, []
+    with open(path) as f:
+        for line in f:
+            m = pat.match(line)
+            if m:
+                res[(m[1], m[3], int(m[2]))] = (int(m[4]), int(m[5]),
+                                                int(m[6]))
+            elif line.startswith('validation '):
+                valid.append(line.rstrip('\n'))
+    return res, valid
+
+
+def check_meta(trace):
+    """Problems between a trace and its metadata, as strings."""
+    bad = []
+    for key, have in (('records', trace.records),
+                      ('lookups', len(trace.keys)),
+                      ('resets', len(trace.resets)),
+                      ('updates', trace.updates),
+                      ('distinct_keys', trace.distinct)):
+        want = trace.meta.get(key)
+        if want is None or int(want) != have:
+            bad.append(f'{key} {have}, the metadata says {want}')
+    cold = cold_misses(trace)
+    if not trace.resets and cold != trace.distinct:
+        bad.append(f'cold misses {cold} != distinct keys {trace.distinct}')
+    big = max(b - a for a, b in trace.segments()) + 1
+    lru = lru_misses(trace, (big,))[big]
+    opt = min_misses(trace, big)
+    if lru != cold or opt != cold:
+        bad.append(f'a cache of {big} misses LRU {lru}, MIN {opt}, '
+                   f'not the {cold} cold misses')
+    return bad
+
+
+def ratio(lookups, misses):
+    return 100.0 * (lookups - misses) / lookups
+
+
+def report(trace, thresholds, replays, plots):
+    n = len(trace.keys)
+    m = trace.meta
+    print(f'== {trace.name}: {m.get("workload_context", "?")}')
+    print(f'{trace.name}: lookups {n}, distinct keys {trace.distinct}, '
+          f'resets {len(trace.resets)} (at lookup '
+          f'{", ".join(map(str, trace.resets)) or "-"}), updates '
+          f'{trace.updates}; window {m.get("duration_s", "?")} s; '
+          f'kernel AVC hit ratio '
+          f'{ratio(int(m["kernel_lookups"]), int(m["kernel_misses"])):.3f} % '
+          f'(misses {m["kernel_misses"]}, reclaims {m["kernel_reclaims"]})')
+    cold = cold_misses(trace)
+    print(f'{trace.name}: cold misses {cold} (distinct keys per segment '
+          f'between resets), the floor of any cache: hit ratio at most '
+          f'{ratio(n, cold):.3f} %')
+    ws = {}
+    for w in WINDOWS:
+        if w > n:
+            continue
+        ws[w] = working_set(trace, w)
+        print(f'{trace.name}: working set, distinct keys in a window of '
+              f'{w} lookups: median {statistics.median(ws[w]):.0f}, '
+              f'90th percentile {sorted(ws[w])[len(ws[w]) * 9 // 10]}, '
+              f'max {max(ws[w])}')
+    lru = lru_misses(trace, thresholds)
+    opt = {c: min_misses(trace, c) for c in thresholds}
+    pols = [p for p in POLICIES
+            if any((trace.name, p, t) in replays for t in thresholds)]
+    print(f'{trace.name}: hit ratio % (misses) by cache_threshold; '
+          f'avc_rcu (slots 512) under each reclaim policy, then the host\'s '
+          f'fully associative LRU and MIN of that capacity')
+    cols = [f'avc {p}' for p in pols] + ['host LRU', 'host MIN']
+    print(f'{"threshold":>9}' + ''.join(f'{c:>18}' for c in cols))
+    for t in thresholds:
+        cells = []
+        for p in pols:
+            r = replays.get((trace.name, p, t))
+            if r is None:
+                cells.append('-')
+                continue
+            if r[0] != n:
+                sys.exit(f'{trace.name} {p} {t}: replayed {r[0]} lookups, '
+                         f'the trace has {n}')
+            cells.append(f'{ratio(n, r[1]):.3f} ({r[1]})')
+        cells += [f'{ratio(n, lru[t]):.3f} ({lru[t]})',
+                  f'{ratio(n, opt[t]):.3f} ({opt[t]})']
+        print(f'{t:>9}' + ''.join(f'{c:>18}' for c in cells))
+    if pols:
+        print(f'{trace.name}: reclaims by cache_threshold (avc_rcu), '
+              f'per policy: ' + '; '.join(
+                  p + ' ' + ' '.join(
+                      f'{t}:{replays[(trace.name, p, t)][2]}'
+                      for t in thresholds if (trace.name, p, t) in replays)
+                  for p in pols))
+    if plots:
+        plot(trace, thresholds, replays, pols, lru, opt, ws, plots)
+
+
+def plot(trace, thresholds, replays, pols, lru, opt, ws, outdir):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+
+    n = len(trace.keys)
+    cold = cold_misses(trace)
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5))
+    series = []
+    for p in pols:
+        ts = [t for t in thresholds if (trace.name, p, t) in replays]
+        series.append((ts, [replays[(trace.name, p, t)][1] for t in ts],
+                       dict(marker='o', label=f'avc_rcu reclaim={p}')))
+    series.append((thresholds, [lru[t] for t in thresholds],
+                   dict(ls='--', marker='x',
+                        label='host LRU (fully associative)')))
+    series.append((thresholds, [opt[t] for t in thresholds],
+                   dict(ls=':', marker='x', label='host MIN (Belady)')))
+    for ts, misses, style in series:
+        ax.plot(ts, [ratio(n, m) for m in misses], **style)
+        bx.plot(ts, misses, **style)
+    ax.set_ylabel('hit ratio (%)')
+    ax.set_title(f'{trace.name}: {n} lookups, {trace.distinct} distinct '
+                 f'keys')
+    bx.axhline(cold, color='black', lw=0.8,
+               label=f'cold misses ({cold}): the floor')
+    bx.set_yscale('log')
+    bx.set_ylabel('misses')
+    bx.set_title(f'{trace.name}: misses (log scale)')
+    for a in (ax, bx):
+        a.axvline(512, color='grey', lw=0.8)
+        a.set_xscale('log', base=2)
+        a.set_xticks(thresholds)
+        a.set_xticklabels([str(t) for t in thresholds], rotation=45)
+        a.set_xlabel('cache_threshold (entries)')
+        a.grid(True, alpha=0.3)
+    bx.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, f'{trace.name}-hitratio.png'), dpi=100)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    seen, cum = set(), []
+    for k in trace.keys:
+        seen.add(k)
+        cum.append(len(seen))
+    step = max(1, n // 2000)
+    ax.plot(range(0, n, step), cum[::step], label='distinct keys so far')
+    for w, s in ws.items():
+        ax.plot(range(w - 1, n, step), s[::step],
+                label=f'distinct keys in the last {w} lookups')
+    for i, r in enumerate(trace.resets):
+        ax.axvline(r, color='red', lw=0.8,
+                   label='reset (policy load)' if i == 0 else None)
+    ax.set_xlabel('lookup')
+    ax.set_ylabel('keys')
+    ax.set_title(f'{trace.name}: working set over the trace')
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, f'{trace.name}-workingset.png'),
+                dpi=100)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__.split('\n\n')[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--check-meta', action='store_true')
+    ap.add_argument('--replay-log')
+    ap.add_argument('--plots')
+    ap.add_argument('--thresholds',
+                    default=','.join(map(str, THRESHOLDS)))
+    ap.add_argument('traces', nargs='+')
+    args = ap.parse_args()
+    thresholds = sorted(int(t) for t in args.thresholds.split(','))
+
+    if args.check_meta:
+        fail = 0
+        for path in args.traces:
+            trace = Trace(path)
+            bad = check_meta(trace)
+            for b in bad:
+                print(f'study: {trace.name}: {b}')
+            print(f'study: {trace.name}: lookups {len(trace.keys)}, '
+                  f'distinct keys {trace.distinct}, resets '
+                  f'{len(trace.resets)}: '
+                  f'{"does not agree" if bad else "agrees"} with its '
+                  f'metadata')
+            fail |= bool(bad)
+        return fail
+
+    replays, valid = ({}, [])
+    if args.replay_log:
+        replays, valid = parse_replays(args.replay_log)
+        if not replays:
+            sys.exit(f'{args.replay_log}: no replay lines')
+    if args.plots:
+        os.makedirs(args.plots, exist_ok=True)
+    for path in args.traces:
+        report(Trace(path), thresholds, replays, args.plots)
+    for v in valid:
+        print(v)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
