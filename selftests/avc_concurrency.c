@@ -20,7 +20,11 @@
  *   starts the module's seqno just below 2^32.
  * - The cache bound: while cache_threshold stays at T (and the cache has
  *   drained to it), hash_stats never shows more than T + one reclaim chunk
- *   + one entry per reader (inserts in flight).
+ *   + one entry per reader (inserts in flight).  An insert that read the
+ *   old threshold before a move may still link after the drain, so the
+ *   bound is published only once every reader has finished a query begun
+ *   after the move (CI once saw 20 entries at T = 1 against a bound of 19:
+ *   the drain had stopped at 19 and such an insert linked one more).
  * - Loaders racing: one open file of load at a time (EBUSY), so a loader
  *   that opened it and read seqno s gets exactly s + 1 at its close.
  * - CPU hotplug: cache_stats keeps one row per possible CPU and its column
@@ -67,6 +71,7 @@ struct shared {
 	atomic_ulong loads;
 	atomic_ulong thr_moves;
 	atomic_ulong stat_reads;
+	atomic_ulong *calls;		/* per reader: queries returned */
 	__u32 hot[NHOT][3];
 	__u64 seed;
 };
@@ -144,6 +149,30 @@ static void *loader(void *arg)
 
 #define CHUNK	AVC_RCU_RECLAIM_CHUNK
 
+/* Note how many queries each reader has returned. */
+static void readers_mark(struct shared *sh, unsigned long *seen)
+{
+	unsigned int r;
+
+	for (r = 0; r < sh->readers; r++)
+		seen[r] = atomic_load(&sh->calls[r]);
+}
+
+/*
+ * Has every reader returned two more queries since readers_mark(), that is,
+ * finished one that began after it?  Such a query read the threshold
+ * written before the mark; the one in flight at the mark may not have.
+ */
+static int readers_moved_on(struct shared *sh, const unsigned long *seen)
+{
+	unsigned int r;
+
+	for (r = 0; r < sh->readers; r++)
+		if (atomic_load(&sh->calls[r]) - seen[r] < 2)
+			return 0;
+	return 1;
+}
+
 /*
  * Move cache_threshold through tiny and huge values.  After each move to a
  * value the key space can exceed, wait (up to a second) until the cache has
@@ -158,11 +187,17 @@ static void *threshold_mover(void *arg)
 	struct shared *sh = arg;
 	struct timespec pause = { 0, 500000 }, hold = { 0, 20000000 };
 	struct avc_hash_stats_file hs;
+	unsigned long *seen;
 	unsigned int i = 0;
 	__u32 v;
 	__u64 until;
 	int ret;
 
+	seen = calloc(sh->readers, sizeof(*seen));
+	if (!seen) {
+		fail(sh, "threshold mover: %s", strerror(ENOMEM));
+		return NULL;
+	}
 	while (!atomic_load(&sh->stop)) {
 		v = values[i++ % ARRAY_LEN(values)];
 		atomic_store(&sh->bound, 0);
@@ -177,24 +212,30 @@ static void *threshold_mover(void *arg)
 			nanosleep(&pause, NULL);
 			continue;
 		}
+		readers_mark(sh, seen);
 		until = avc_now_ms() + 1000;
 		do {
 			ret = avc_read_hash_stats(&hs);
 			if (ret) {
 				fail(sh, "threshold mover: hash_stats: %s",
 				     strerror(-ret));
-				return NULL;
+				break;
 			}
-			if (hs.entries <= (long)(v + CHUNK + sh->readers))
+			if (hs.entries <= (long)(v + CHUNK + sh->readers) &&
+			    readers_moved_on(sh, seen))
 				break;
 			nanosleep(&pause, NULL);
 		} while (!atomic_load(&sh->stop) && avc_now_ms() < until);
-		if (hs.entries > (long)(v + CHUNK + sh->readers))
-			continue;	/* not drained yet: no check this time */
+		if (ret)
+			break;
+		if (hs.entries > (long)(v + CHUNK + sh->readers) ||
+		    !readers_moved_on(sh, seen))
+			continue;	/* not settled yet: no check this time */
 		atomic_store(&sh->bound, v);
 		atomic_fetch_add(&sh->bound_gen, 1);
 		nanosleep(&hold, NULL);
 	}
+	free(seen);
 	return NULL;
 }
 
@@ -320,6 +361,7 @@ static void *reader_thread(void *arg)
 		lo = atomic_load(&sh->completed);
 		ret = avc_access(s, t, c, (__u32)avc_rand(&rng), &r);
 		hi = atomic_load(&sh->started);
+		atomic_fetch_add(&sh->calls[ra->id], 1);
 		if (ret) {
 			fail(sh, "reader %u: access %u %u %u: %s (reply '%s')",
 			     ra->id, s, t, c, strerror(-ret),
@@ -543,11 +585,14 @@ static void run_stress(struct __test_metadata *_metadata,
 	if (cpus < 1)
 		cpus = 1;
 	sh->readers = (unsigned int)cpus;
+	sh->calls = calloc((size_t)cpus, sizeof(*sh->calls));
+	ASSERT_NE(NULL, sh->calls);
 	AVC_OK(avc_possible_cpus(&sh->possible));
 	if (plan->hotplug) {
 		ha.sh = sh;
 		ha.n = hotpluggable(ha.cpu, ARRAY_LEN(ha.cpu));
 		if (ha.n <= 0) {
+			free(sh->calls);
 			free(sh);
 			SKIP(return, "no CPU can go offline (%ld online)", cpus);
 		}
@@ -618,6 +663,7 @@ static void run_stress(struct __test_metadata *_metadata,
 		  (__u32)(cs.sum[AVC_HITS] + cs.sum[AVC_MISSES]));
 	free(rt);
 	free(ra);
+	free(sh->calls);
 	free(sh);
 }
 
