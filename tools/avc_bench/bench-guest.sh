@@ -60,7 +60,11 @@ run_variant() {	# ko variant "params" syncs...
 	done
 }
 
-echo "BENCH cpus=$ncpu reps=$reps ms=$ms"
+# Which accelerator the numbers are of: KVM's CPUID signature, else TCG
+# (tools/testing/vm/run chose it).
+accel=tcg
+dmesg | grep -q "Hypervisor detected: KVM" && accel=kvm
+echo "BENCH cpus=$ncpu reps=$reps ms=$ms accel=$accel"
 insmod avc_rcu.ko
 for t in $threads; do
 	for op in null compute; do

@@ -161,9 +161,10 @@ def main():
     threads = sorted({k[4] for k in med})
     lo, hi = threads[0], threads[-1]
 
-    print('avc_rcu bench: %s vCPUs (QEMU TCG), median of %s runs of %s ms'
-          % (meta.get('cpus', '?'), meta.get('reps', '?'),
-             meta.get('ms', '?')))
+    # Results from before the guest said its accelerator were all TCG.
+    print('avc_rcu bench: %s vCPUs (QEMU %s), median of %s runs of %s ms'
+          % (meta.get('cpus', '?'), meta.get('accel', 'tcg').upper(),
+             meta.get('reps', '?'), meta.get('ms', '?')))
     print()
     print('%-9s %-8s %-8s' % ('variant', 'sync', 'path') +
           ''.join('%16s' % ('%d thread%s' % (t, 's' if t > 1 else ''))
