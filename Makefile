@@ -23,6 +23,9 @@
 #   make native          the core in userspace: benchmark against a plain
 #                        loop, callgrind's instructions per hit, TSan
 #   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
+#   make ksft-tree-test  the kselftests dropped into a kernel source tree,
+#                        built, run and installed by the kernel's own
+#                        kselftest rules, then run in a QEMU guest
 #   make print-kdir      the kernel build tree make would use
 #   make clean
 
@@ -32,7 +35,8 @@
 # depends on; else it says what to install.  The goals that only run
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
-NO_KDIR_GOALS := tools check bench demo native fuzz trace study
+NO_KDIR_GOALS := tools check bench demo native fuzz trace study \
+		 ksft-tree-test
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
 ifneq ($(.SHELLSTATUS),0)
@@ -145,7 +149,10 @@ trace:
 study:
 	tools/avc_trace/study
 
-.PHONY: native fuzz
+.PHONY: native fuzz ksft-tree-test
+ksft-tree-test:
+	tools/testing/ksft-in-tree-test
+
 native:
 	tools/native/run native
 
