@@ -17,6 +17,9 @@
 #   make demo            boot a guest, load the module, show avcstat 1
 #   make trace           record a real SELinux system's AVC lookups in a
 #                        labeled Debian 12 guest (tools/avc_trace/trace)
+#   make mirror          avc_rcu_mirror.ko in the labeled guest: avc_rcu's
+#                        lookups beside the kernel AVC's on live traffic
+#                        (tools/avc_trace/trace --workload mirror)
 #   make study           replay the shipped traces at thresholds 16..8192
 #                        under every reclaim policy; tables and plots in
 #                        build/study/ (Documentation/study.rst)
@@ -35,7 +38,7 @@
 # depends on; else it says what to install.  The goals that only run
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
-NO_KDIR_GOALS := tools check bench demo native fuzz trace study \
+NO_KDIR_GOALS := tools check bench demo native fuzz trace mirror study \
 		 ksft-tree-test
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
@@ -48,7 +51,7 @@ export KDIR
 PWD := $(shell pwd)
 
 .PHONY: all module tools selftests modules_install install uninstall \
-	check bench demo trace study clean print-kdir
+	check bench demo trace mirror study clean print-kdir
 
 all: module tools
 
@@ -145,6 +148,9 @@ demo:
 
 trace:
 	tools/avc_trace/trace $(TRACE_ARGS)
+
+mirror:
+	tools/avc_trace/trace --workload mirror $(TRACE_ARGS)
 
 study:
 	tools/avc_trace/study

@@ -37,4 +37,17 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 }
 #endif
 
+/*
+ * AVC_RCU_SELINUX_ARG0: the first argument of SELinux's avc_lookup() and
+ * avc_ss_reset() that is theirs, for a probe that reads them
+ * (tools/avc_trace/avc_rcu_mirror.c).  Until 6.4 both took the struct
+ * selinux_avc * first (6.4 made the AVC a global), so ssid, tsid and
+ * tclass are arguments 1, 2 and 3; from 6.4 on, 0, 1 and 2.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
+#define AVC_RCU_SELINUX_ARG0	1
+#else
+#define AVC_RCU_SELINUX_ARG0	0
+#endif
+
 #endif /* _AVC_RCU_COMPAT_H */
