@@ -20,6 +20,9 @@
 #   make native          the core in userspace: benchmark against a plain
 #                        loop, callgrind's instructions per hit, TSan
 #   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
+#   make mutate          mutation testing: each mutation of
+#                        tools/testing/mutations in a copy of the tree, which
+#                        the tests must kill (MUTATIONS="ID..." for some)
 #   make print-kdir      the kernel build tree make would use
 #   make clean
 
@@ -29,7 +32,7 @@
 # depends on; else it says what to install.  The goals that only run
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
-NO_KDIR_GOALS := tools check bench demo native fuzz trace
+NO_KDIR_GOALS := tools check bench demo native fuzz trace mutate
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
 ifneq ($(.SHELLSTATUS),0)
@@ -139,12 +142,16 @@ demo:
 trace:
 	tools/avc_trace/trace $(TRACE_ARGS)
 
-.PHONY: native fuzz
+.PHONY: native fuzz mutate
 native:
 	tools/native/run native
 
 fuzz:
 	tools/native/run fuzz $(FUZZ_SECONDS)
+
+# Not in make check: about 40 minutes on 2 cores (Documentation/testing.rst).
+mutate:
+	tools/testing/mutate $(MUTATIONS)
 
 print-kdir:
 	@echo $(KDIR)
