@@ -29,6 +29,9 @@
 #   make ksft-tree-test  the kselftests dropped into a kernel source tree,
 #                        built, run and installed by the kernel's own
 #                        kselftest rules, then run in a QEMU guest
+#   make mutate          mutation testing: each mutation of
+#                        tools/testing/mutations in a copy of the tree, which
+#                        the tests must kill (MUTATIONS="ID..." for some)
 #   make print-kdir      the kernel build tree make would use
 #   make clean
 
@@ -39,7 +42,7 @@
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
 NO_KDIR_GOALS := tools check bench demo native fuzz trace mirror study \
-		 ksft-tree-test
+		 ksft-tree-test mutate
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
 ifneq ($(.SHELLSTATUS),0)
@@ -155,7 +158,7 @@ mirror:
 study:
 	tools/avc_trace/study
 
-.PHONY: native fuzz ksft-tree-test
+.PHONY: native fuzz ksft-tree-test mutate
 ksft-tree-test:
 	tools/testing/ksft-in-tree-test
 
@@ -164,6 +167,10 @@ native:
 
 fuzz:
 	tools/native/run fuzz $(FUZZ_SECONDS)
+
+# Not in make check: about 40 minutes on 2 cores (Documentation/testing.rst).
+mutate:
+	tools/testing/mutate $(MUTATIONS)
 
 print-kdir:
 	@echo $(KDIR)

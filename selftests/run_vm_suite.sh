@@ -55,6 +55,11 @@
 #                        ../tools/testing/vm/bad-patterns]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
 #   AVC_TORTURE_PARAMS, AVC_LARGE_POLICY:  passed to the tests
+#   AVC_RCU_STOP_ON_FAIL [0]: 1 stops the suite at the first program or
+#                        kernel log check that fails: its summary line
+#                        ("stopped" added) and exit 1 at once, with
+#                        the module perhaps still loaded (for
+#                        tools/testing/mutate, whose guest ends there)
 #   AVC_DEBUG_STRESS_SECONDS [6], AVC_DEBUG_TORTURE_SECONDS [20]: on a
 #                        kernel with lockdep (the debug kernel), the
 #                        defaults of AVC_STRESS_SECONDS and
@@ -82,6 +87,7 @@ WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
 WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
 UTIL_TEST=${AVC_RCU_UTIL_TEST:-1}
 UNLOAD_TEST=${AVC_RCU_UNLOAD_TEST:-1}
+STOP_ON_FAIL=${AVC_RCU_STOP_ON_FAIL:-0}
 # The debug kernel (lockdep) runs the stress longer, unless told otherwise.
 if [ -e /proc/lockdep ]; then
 	: "${AVC_STRESS_SECONDS:=${AVC_DEBUG_STRESS_SECONDS:-6}}"
@@ -141,7 +147,13 @@ fi
 top() {
 	num=$((num + 1))
 	echo "$1 $num selftests: avc_rcu: $2"
-	[ "$1" = ok ] || any_failed=1
+	[ "$1" = ok ] && return
+	any_failed=1
+	if [ "$STOP_ON_FAIL" = 1 ]; then
+		echo "AVC_RCU_SUITE passed=$passed failed=$failed" \
+			"skipped=$skipped stopped"
+		exit 1
+	fi
 }
 
 # Count the test cases in a program's TAP output ($1), its exit status ($2).
