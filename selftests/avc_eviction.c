@@ -90,6 +90,8 @@ FIXTURE(ev) {
 	struct avc_saved_threshold thr;
 	enum policy policy;
 	__u32 k[NKEYS + 1];	/* k[1..NKEYS]: ssids, all in one bucket */
+	unsigned long seed;
+	__u32 mask;		/* slots - 1 */
 	int skip;
 };
 
@@ -119,6 +121,8 @@ FIXTURE_SETUP(ev)
 		return;
 	}
 	AVC_OK(avc_read_hash_stats(&hs));
+	self->seed = seed;
+	self->mask = (__u32)hs.slots - 1;
 	/* The keys (s, TSID, TCLASS) of the first bucket that s = 1 hits. */
 	bucket = lookup3_3words(1, TSID, TCLASS, seed) & (hs.slots - 1);
 	for (s = 1; n < NKEYS; s++)
@@ -138,18 +142,25 @@ FIXTURE_TEARDOWN(ev)
  */
 #define EV_SELF	struct _test_data_ev
 
-/* Query key i; return 1 for a hit, 0 for a miss. */
-static int query(struct __test_metadata *_metadata, EV_SELF *self,
-		 int i)
+/* Query (ssid, tsid, TCLASS); return 1 for a hit, 0 for a miss. */
+static int query_key(struct __test_metadata *_metadata, __u32 ssid,
+		     __u32 tsid)
 {
 	struct avc_cache_stats_sum a, b;
 	struct avc_reply r;
 
 	AVC_OK(avc_read_cache_stats(&a));
-	AVC_QUERY(self->k[i], TSID, TCLASS, 0, &r);
+	AVC_QUERY(ssid, tsid, TCLASS, 0, &r);
 	AVC_OK(avc_read_cache_stats(&b));
 	EXPECT_EQ(1, avc_stat_delta(&a, &b, AVC_LOOKUPS));
 	return (int)avc_stat_delta(&a, &b, AVC_HITS);
+}
+
+/* Query key i; return 1 for a hit, 0 for a miss. */
+static int query(struct __test_metadata *_metadata, EV_SELF *self,
+		 int i)
+{
+	return query_key(_metadata, self->k[i], TSID);
 }
 
 /* Keys lo..hi (indices) are new: each query must miss. */
@@ -282,6 +293,96 @@ TEST_F(ev, hand_stops_where_the_chunk_is_complete)
 	hit(_metadata, self, 20, 24);
 	insert(_metadata, self, T + 1, NKEYS);
 	expect_survivors(_metadata, self, NKEYS, want[self->policy]);
+}
+
+/* A key group: @n ssids whose (ssid, tsid, TCLASS) share one bucket. */
+struct group {
+	__u32 tsid, bucket, n, s[2 * CHUNK];
+};
+
+/* Fill @g with @n keys of target @tsid in the bucket ssid 1 hits. */
+static void group_make(EV_SELF *self, struct group *g, __u32 tsid, __u32 n)
+{
+	__u32 s;
+
+	g->tsid = tsid;
+	g->n = 0;
+	g->bucket = lookup3_3words(1, tsid, TCLASS, self->seed) & self->mask;
+	for (s = 1; g->n < n; s++)
+		if ((lookup3_3words(s, tsid, TCLASS, self->seed) &
+		     self->mask) == g->bucket)
+			g->s[g->n++] = s;
+}
+
+/* Query keys lo..hi - 1 of @g: each must miss (@hit 0) or hit (1). */
+static void group_query(struct __test_metadata *_metadata, struct group *g,
+			__u32 lo, __u32 hi, int hit)
+{
+	__u32 i;
+
+	for (i = lo; i < hi; i++)
+		ASSERT_EQ(hit, query_key(_metadata, g->s[i], g->tsid))
+			TH_LOG("bucket %u, key %u (ssid %u): %s", g->bucket,
+			       i, g->s[i], hit ? "not cached" : "cached");
+}
+
+/*
+ * The hand moves on: a reclaim starts after the bucket where the one
+ * before stopped.  Two full buckets X and Y of a chunk each, cold, fill the
+ * cache to its threshold; a key in a third bucket reclaims, and empties
+ * whichever of the two the hand meets first (whole buckets go under every
+ * policy).  Refilled to the threshold with new keys in that same bucket X,
+ * the cache reclaims again: the hand, now after X, must take from the
+ * others (Y and the third bucket's key) and leave X's new keys alone.  A
+ * hand that started where it started before would meet X first again.
+ */
+TEST_F(ev, the_hand_moves_on)
+{
+	struct group a, b, c, *x, *y;
+	struct avc_hash_stats_file hs;
+	__u32 t, refill;
+
+	if (self->skip)
+		SKIP(return, "hash_seed=0: the buckets of keys are unknown");
+	ASSERT_LE(3, self->mask + 1);
+	group_make(self, &a, TSID, 2 * CHUNK);
+	for (t = TSID + 1, b.bucket = a.bucket; b.bucket == a.bucket; t++)
+		group_make(self, &b, t, 2 * CHUNK);
+	for (c.bucket = a.bucket; c.bucket == a.bucket ||
+	     c.bucket == b.bucket; t++)
+		group_make(self, &c, t, 2);
+
+	start(_metadata);
+	AVC_OK(avc_write_threshold(2 * CHUNK));
+	group_query(_metadata, &a, 0, CHUNK, 0);
+	group_query(_metadata, &b, 0, CHUNK, 0);
+	group_query(_metadata, &c, 0, 1, 0);	/* the first reclaim */
+	AVC_OK(avc_read_hash_stats(&hs));
+	ASSERT_EQ(CHUNK + 1, hs.entries);
+
+	/* Which bucket went: a's first key cached or not. */
+	AVC_OK(avc_write_threshold(AVC_RCU_THRESHOLD_MAX));
+	x = query_key(_metadata, a.s[0], a.tsid) ? &b : &a;
+	y = x == &a ? &b : &a;
+	AVC_OK(avc_write_threshold(2 * CHUNK));
+	/*
+	 * Refill X with new keys up to the threshold (a's first key, if it
+	 * missed, is back in X already).
+	 */
+	AVC_OK(avc_read_hash_stats(&hs));
+	refill = 2 * CHUNK - (__u32)hs.entries;
+	group_query(_metadata, x, CHUNK, CHUNK + refill, 0);
+	AVC_OK(avc_read_hash_stats(&hs));
+	ASSERT_EQ(2 * CHUNK, hs.entries);
+	group_query(_metadata, &c, 1, 2, 0);	/* the second reclaim */
+
+	/* X's new keys all survived; the chunk came from Y and c. */
+	AVC_OK(avc_write_threshold(AVC_RCU_THRESHOLD_MAX));
+	group_query(_metadata, x, CHUNK, CHUNK + refill, 1);
+	AVC_OK(avc_read_hash_stats(&hs));
+	EXPECT_EQ(CHUNK + 1, hs.entries)
+		TH_LOG("buckets %u (refilled), %u and %u", x->bucket,
+		       y->bucket, c.bucket);
 }
 
 TEST_HARNESS_MAIN
