@@ -33,7 +33,8 @@
  * warning may be printed.
  *
  * Environment: AVC_RCU_MNT, AVC_FAULTS_MAX_N (default 400), the cap on N;
- * AVC_FAULTS_TORTURE_SECONDS (default 5).
+ * AVC_FAULTS_TORTURE_SECONDS (default 5); AVC_FAULTS_MIN_ORDER (default
+ * 0), fail_page_alloc's min-order: the smallest page allocation injected.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -220,8 +221,8 @@ static int injectors_quiet(void)
 		{ FAIL_PAGE "verbose", "0" },
 		{ FAIL_PAGE "probability", "0" },
 		{ FAIL_PAGE "ignore-gfp-wait", "N" },
-		{ FAIL_PAGE "min-order", "0" },
 	};
+	char order[16];
 	unsigned int i;
 	int r;
 
@@ -230,7 +231,10 @@ static int injectors_quiet(void)
 		if (r)
 			return r;
 	}
-	return 0;
+	/* 0: order-0 pages too (vmalloc's); the kernel's default is 1. */
+	snprintf(order, sizeof(order), "%ld",
+		 avc_env_long("AVC_FAULTS_MIN_ORDER", 0));
+	return knob(FAIL_PAGE "min-order", order);
 }
 
 FIXTURE(faults) {
