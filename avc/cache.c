@@ -112,11 +112,17 @@ struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
 	if (!is_power_of_2(nslots))
 		return ERR_PTR(-EINVAL);
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	/*
+	 * A failure is handled (the module does not load): no allocation
+	 * warning, whose stack trace would read as a bug on the console.
+	 */
+	c = kzalloc(sizeof(*c), GFP_KERNEL | __GFP_NOWARN);
 	if (!c)
 		return ERR_PTR(-ENOMEM);
-	c->slots = kvcalloc(nslots, sizeof(*c->slots), GFP_KERNEL);
-	c->stats = alloc_percpu(struct avc_cache_stats);
+	c->slots = kvcalloc(nslots, sizeof(*c->slots),
+			    GFP_KERNEL | __GFP_NOWARN);
+	c->stats = alloc_percpu_gfp(struct avc_cache_stats,
+				    GFP_KERNEL | __GFP_NOWARN);
 	if (!c->slots || !c->stats || avc_locks_init(&c->locks, nslots)) {
 		free_percpu(c->stats);
 		kvfree(c->slots);

@@ -93,7 +93,8 @@ int avc_locks_init(struct avc_locks *l, unsigned int nbuckets)
 
 	l->bucket = NULL;
 	if (avc_sync_mode == AVC_SYNC_RCU) {
-		l->bucket = kvcalloc(nbuckets, sizeof(*l->bucket), GFP_KERNEL);
+		l->bucket = kvcalloc(nbuckets, sizeof(*l->bucket),
+				     GFP_KERNEL | __GFP_NOWARN);
 		if (!l->bucket)
 			return -ENOMEM;
 		for (i = 0; i < nbuckets; i++)

@@ -42,6 +42,9 @@
 #                                      (empty: none)
 #   AVC_RCU_ONCE_TESTS [avc_memory avc_tracepoints.sh]
 #                                      run in the first mode only
+#   AVC_RCU_FAULTS [0]: 1 adds avc_faults to the default
+#                        AVC_RCU_ONCE_TESTS on a kernel with
+#                        /proc/self/fail-nth (the debug kernel)
 #   AVC_RCU_WRAP_TESTS [avc_wrap avc_concurrency avc_torture.sh]
 #                                      run across the seqno wrap-around
 #   AVC_RCU_WRAP_SEQNO [4294967293]    their seqno_start
@@ -83,6 +86,12 @@ avc_torture.sh}
 # The trace calls are the same in every mode (after the locked and the
 # lockless branch alike): once a guest is enough.
 ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory avc_tracepoints.sh}
+# AVC_RCU_FAULTS=1 and a kernel with fault injection (the debug kernel):
+# the allocation failure sweeps too.  Elsewhere they could only skip.
+if [ -z "${AVC_RCU_ONCE_TESTS+set}" ] && [ "${AVC_RCU_FAULTS:-0}" = 1 ] &&
+	[ -e /proc/self/fail-nth ]; then
+	ONCE_TESTS="$ONCE_TESTS avc_faults"
+fi
 WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
 WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
 UTIL_TEST=${AVC_RCU_UTIL_TEST:-1}

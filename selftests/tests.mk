@@ -8,7 +8,7 @@
 # Test programs, run by run_vm_suite.sh (avc_util_test also on the host).
 AVC_PROGS := avc_util_test avc_functional avc_threshold avc_reclaim \
 	     avc_eviction avc_policy avc_load avc_memory avc_formats \
-	     avc_concurrency avc_wrap
+	     avc_concurrency avc_wrap avc_faults
 # Helpers the scripts call.
 AVC_HELPERS := avc_tool
 # Scripts run_vm_suite.sh runs: avc_unload.sh is ours, avcstat_test.sh
