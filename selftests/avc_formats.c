@@ -2,8 +2,8 @@
 /*
  * avc_rcu file formats, checked by strict parsers (no regex, no sscanf):
  * hash_stats (slots as loaded), cache_stats (one row per possible CPU),
- * cache_threshold and seqno; modes and filesystem magic; re-reads after
- * lseek, 1-byte and odd-sized reads, pread at every offset.
+ * cache_threshold and seqno; modes, inode numbers and filesystem magic;
+ * re-reads after lseek, 1-byte and odd-sized reads, pread at every offset.
  *
  * Environment: AVC_RCU_MNT; AVC_RCU_SLOTS, the slots the module was
  * loaded with (the runner passes it).
@@ -65,15 +65,30 @@ TEST_F(fmt, modes_and_magic)
 		{ AVC_RCU_FILE_ACCESS, S_IFREG | 0666 },
 		{ AVC_RCU_FILE_SEQNO, S_IFREG | 0444 },
 	};
+	ino_t ino[ARRAY_LEN(files) + 1];
 	struct statfs sfs;
 	struct stat st;
-	size_t i;
+	size_t i, j;
 
 	ASSERT_EQ(0, statfs(avc_mnt(), &sfs));
 	EXPECT_EQ(AVC_RCU_FS_MAGIC, (unsigned long)sfs.f_type);
+	ASSERT_EQ(0, stat(avc_mnt(), &st));
+	ino[ARRAY_LEN(files)] = st.st_ino;
 	for (i = 0; i < ARRAY_LEN(files); i++) {
 		ASSERT_EQ(0, stat(avc_path(files[i].name), &st))
 			TH_LOG("%s: %s", files[i].name, strerror(errno));
+		/*
+		 * Each file its own inode number: tar, cp -a and du take
+		 * files of one device and inode for hard links of each other.
+		 */
+		ino[i] = st.st_ino;
+		for (j = 0; j < i; j++)
+			EXPECT_NE(ino[j], st.st_ino)
+				TH_LOG("%s has the inode number of %s (%lu)",
+				       files[i].name, files[j].name,
+				       (unsigned long)st.st_ino);
+		EXPECT_NE(ino[ARRAY_LEN(files)], st.st_ino)
+			TH_LOG("%s has the root's inode number", files[i].name);
 		/* Directories: only that it is one. */
 		if (S_ISDIR(files[i].mode)) {
 			EXPECT_TRUE(S_ISDIR(st.st_mode));
