@@ -14,6 +14,10 @@
 #   make uninstall       remove what make install installed (same variables)
 #   make check           static checks, then the kselftests in QEMU guests
 #   make bench           the 2004 comparison, measured in a QEMU guest
+#   make bench CPUS="1 2 4 8 16 32"
+#                        the same, sweeping the thread count in one guest
+#                        with the largest count of vCPUs; the table beside
+#                        Kaigai Kohei's 2004 numbers, build/bench/sweep.*
 #   make demo            boot a guest, load the module, show avcstat 1
 #   make trace           record a real SELinux system's AVC lookups in a
 #                        labeled Debian 12 guest (tools/avc_trace/trace)
@@ -144,7 +148,7 @@ check:
 	tools/testing/check
 
 bench:
-	tools/avc_bench/bench
+	tools/avc_bench/bench $(if $(CPUS),--cpus-list '$(CPUS)')
 
 demo:
 	tools/testing/demo

@@ -3,19 +3,41 @@
 #
 # make bench, inside the guest.  For each sync mode, in-kernel lookups per
 # second (avc_rcu_bench.ko, no system call) and access-file calls per
-# second (avc_workload, KaiGai's parallel write()), with one thread and
-# with one per CPU; then the same rcu measurements on the control build
-# that has no sync modes at all.  Every measurement is repeated and
+# second (avc_workload, KaiGai's parallel write()), with each thread count
+# of BENCH_THREADS (default: one thread and one per CPU), each thread
+# pinned to its own CPU; then the same rcu measurements on the control
+# build that has no sync modes at all.  Every measurement is repeated and
 # printed as a BENCH line; the host makes the table.
+#
+# BENCH_DIR (default /avc_rcu) holds the modules and tools; BENCH_WHERE
+# (default guest) says where it runs, for the report.
+# BENCH_SWEEP_ONLY=1 measures the sync modes only (no control build, no
+# reclaim=fifo row, no hit ratios): the host mode (bench-host) runs this
+# on a test machine, where only avc_rcu.ko, avc_rcu_bench.ko and
+# avc_workload are at hand.
 set -eu
 
-cd /avc_rcu
+cd "${BENCH_DIR:-/avc_rcu}"
 F=/sys/fs/avc_rcu
 reps=${BENCH_REPS:-5}
 ms=${BENCH_MS:-1000}
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 threads="1"
 [ "$ncpu" -gt 1 ] && threads="1 $ncpu"
+if [ -n "${BENCH_THREADS:-}" ]; then
+	threads=$BENCH_THREADS
+	for t in $threads; do
+		case $t in
+		'' | *[!0-9]* | 0*)
+			echo "bench: not a thread count: $t" >&2
+			exit 2 ;;
+		esac
+		if [ "$t" -gt "$ncpu" ]; then
+			echo "bench: $t threads but only $ncpu CPUs" >&2
+			exit 2
+		fi
+	done
+fi
 
 kbench() {	# variant sync op threads [warm-up]
 	insmod avc_rcu_bench.ko op="$3" threads="$4" ms="$ms"
@@ -32,7 +54,7 @@ useconds=2
 [ "$ms" -ge 1000 ] || useconds=1
 
 ubench() {	# variant sync threads
-	out=$(./avc_workload -t "$2" -d $useconds -k 64 2>&1)
+	out=$(./avc_workload -p -t "$2" -d $useconds -k 64 2>&1)
 	rate=$(echo "$out" | sed -n 's/.* \([0-9.]*\) Kcalls\/s$/\1/p')
 	echo "BENCH variant=$1 sync=$3 path=syscall op=access threads=$2 rate=${rate}K"
 }
@@ -64,7 +86,9 @@ run_variant() {	# ko variant "params" syncs...
 # (tools/testing/vm/run chose it).
 accel=tcg
 dmesg | grep -q "Hypervisor detected: KVM" && accel=kvm
-echo "BENCH cpus=$ncpu reps=$reps ms=$ms accel=$accel"
+sweep_only=${BENCH_SWEEP_ONLY:-0}
+echo "BENCH cpus=$ncpu reps=$reps ms=$ms threads=$(echo $threads | tr ' ' ,)" \
+	"sweep_only=$sweep_only where=${BENCH_WHERE:-guest} accel=$accel"
 insmod avc_rcu.ko
 for t in $threads; do
 	for op in null compute; do
@@ -78,6 +102,10 @@ for t in $threads; do
 done
 rmmod avc_rcu
 run_variant avc_rcu.ko std "" rcu spinlock rwlock
+if [ "$sweep_only" = 1 ]; then
+	echo BENCH done
+	exit 0
+fi
 run_variant avc_rcu-rcuonly.ko rcuonly "" rcu
 # reclaim=lru's referenced bit against fifo, which has none.
 run_variant avc_rcu.ko fifo reclaim=fifo rcu

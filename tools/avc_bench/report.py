@@ -3,18 +3,21 @@
 """Turn the BENCH lines of a make bench run into a table of medians and
 ratios.
 
-  report.py [--check] [--plot PNG] RAW_LOG
+  report.py [--check] [--plot PNG] [--sweep PREFIX] RAW_LOG
 
-Two tables: throughput (BENCH lines: medians, scaling, spread and the
-ratios between sync modes and builds) and hit ratios (HITRATIO lines: for
-each synthetic stream and cache_threshold, hits / lookups under each
-reclaim policy).
+Three tables: throughput (BENCH lines: medians, scaling, spread and the
+ratios between sync modes and builds), the same medians in the layout of
+the 2004 announcement, in Kcalls/s by CPU count beside Kaigai Kohei's
+published numbers, and hit ratios (HITRATIO lines: for each synthetic
+stream and cache_threshold, hits / lookups under each reclaim policy).
 
 --check: also fail unless every cell of both tables was measured (make
 check runs make bench briefly and checks it this way; the numbers
 themselves are never judged).
 --plot PNG: draw the hit ratios, one panel per stream, hit ratio against
 threshold, one line per policy (needs python3-matplotlib).
+--sweep PREFIX: write the 2004-layout table as PREFIX.csv and draw it as
+PREFIX.png, Kcalls/s against CPU count (needs python3-matplotlib).
 """
 
 import re
@@ -84,6 +87,139 @@ def hitratio_plot(cells, png):
     fig.savefig(png, dpi=90)
 
 
+# Kaigai Kohei's parallel write() test on a 32-way machine, in Kcalls/s by
+# CPU count, copied exactly from "Testing by KaiGai on a 32-way system
+# during development", table "write() system call [Kcalls/sec]", in James
+# Morris's announcement of the RCU AVC patches, "[PATCH 0/3] SELinux
+# scalability and analysis patches." (linux-kernel, 15 November 2004).
+KAIGAI_CPUS = (1, 2, 4, 8, 16, 32)
+KAIGAI = (
+    ('2.6.9(disable)', 'SELinux off',
+     (773.6, 1611.4, 3160.5, 6301.0, 12605.0, 24296.4)),
+    ('2.6.9(enable)', 'global avc_lock',
+     (535.8, 655.8, 241.8, 127.7, 62.9, 30.2)),
+    ('2.6.9.RCU', 'RCU',
+     (542.5, 1042.9, 2301.6, 4518.0, 8963.5, 18033.6)),
+)
+
+# The sweep's rows of our own: (label, path, op, sync), each a key of the
+# BENCH medians with variant std.
+SWEEP_ROWS = (
+    ('syscall rcu', 'syscall', 'access', 'rcu'),
+    ('syscall spinlock', 'syscall', 'access', 'spinlock'),
+    ('syscall rwlock', 'syscall', 'access', 'rwlock'),
+    ('kernel rcu', 'kernel', 'hit', 'rcu'),
+    ('kernel spinlock', 'kernel', 'hit', 'spinlock'),
+    ('kernel rwlock', 'kernel', 'hit', 'rwlock'),
+    ('kernel no cache', 'kernel', 'compute', 'rcu'),
+    ('kernel no check', 'kernel', 'null', 'rcu'),
+)
+
+
+def sweep_cells(med, threads):
+    """[(label, source, path, mode, {cpus: Kcalls/s})] for our rows, then
+    Kaigai's at the CPU counts he published among @threads."""
+    rows = []
+    for name, what, vals in KAIGAI:
+        rows.append(('2004 ' + name, 'kaigai2004', 'write()', what,
+                     dict(zip(KAIGAI_CPUS, vals))))
+    for label, path, op, sync in SWEEP_ROWS:
+        vals = {t: med[('std', sync, path, op, t)] / 1e3 for t in threads
+                if med.get(('std', sync, path, op, t))}
+        mode = {'compute': 'no cache', 'null': 'no check'}.get(op, sync)
+        rows.append((label, 'avc_rcu', path, mode, vals))
+    return rows
+
+
+def sweep_table(rows, threads, meta):
+    lo, hi = threads[0], threads[-1]
+    print()
+    print('---- Kcalls/sec by CPU count (the layout of the 2004 announcement)'
+          ' ----')
+    print('avc_rcu: %s CPUs, one thread pinned to each CPU used; 2004: '
+          'Kaigai Kohei, write(), 32-way' % meta.get('cpus', '?'))
+    head = '%-22s' % 'Num of CPUs' + ''.join(
+        '%11s' % ('-%dCPU-' % t) for t in threads)
+    if hi > lo:
+        head += '%9s' % ('%d/%d' % (hi, lo))
+    print(head)
+    for label, source, _, _, vals in rows:
+        if source == 'kaigai2004':
+            shown = [t for t in threads if t in vals]
+            if not shown:
+                continue
+        line = '%-22s' % label + ''.join(
+            '%11.1f' % vals[t] if t in vals else '%11s' % '' for t in threads)
+        if hi > lo and vals.get(lo) and vals.get(hi):
+            line += '%8.2fx' % (vals[hi] / vals[lo])
+        print(line)
+    print('2004: write() with SELinux off, with the global avc_lock, with '
+          'RCU.\n'
+          'syscall: avc_workload, a write() and a read() of the access file '
+          'per call.\n'
+          'kernel: avc_rcu_has_perm() from a kthread per CPU; no cache: '
+          'avc_rcu_compute_av(),\n'
+          '        the policy on every call; no check: an empty call, the '
+          'loop alone.')
+
+
+def sweep_csv(rows, csv_path):
+    with open(csv_path, 'w') as f:
+        f.write('source,path,mode,cpus,kcalls_per_s\n')
+        for _, source, path, mode, vals in rows:
+            for t in sorted(vals):
+                f.write('%s,%s,%s,%d,%.1f\n' % (source, path, mode, t,
+                                                vals[t]))
+
+
+# A mode and its 2004 counterpart share a colour.
+SWEEP_COLOURS = {'SELinux off': 'C0', 'no check': 'C0', 'global avc_lock': 'C1',
+                 'spinlock': 'C1', 'RCU': 'C2', 'rcu': 'C2', 'rwlock': 'C3',
+                 'no cache': 'C4'}
+
+
+def sweep_plot(rows, threads, meta, png):
+    """Draw the sweep into @png; False without python3-matplotlib (a test
+    machine running bench-host may lack it; make bench's deps have it)."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    panels = (('write() / access file system calls', ('syscall', 'write()')),
+              ('in-kernel lookups', ('kernel',)))
+    for ax, (title, paths) in zip(axes, panels):
+        for label, source, path, mode, vals in rows:
+            if path not in paths or not vals:
+                continue
+            xs = sorted(vals)
+            style = '--' if source == 'kaigai2004' else '-'
+            name = ('Kaigai 2004, ' + mode if source == 'kaigai2004'
+                    else 'avc_rcu ' + mode)
+            ax.plot(xs, [vals[x] for x in xs], style, marker='o', label=name,
+                    color=SWEEP_COLOURS[mode])
+        ax.set_xscale('log', base=2)
+        ax.set_yscale('log')
+        ax.set_xticks(sorted(set(threads) | (set(KAIGAI_CPUS)
+                                             if 'write()' in paths else set())))
+        ax.get_xaxis().set_major_formatter(
+            matplotlib.ticker.ScalarFormatter())
+        ax.set_xlabel('CPUs (threads, one per CPU)')
+        ax.set_ylabel('Kcalls/s')
+        ax.set_title(title)
+        ax.grid(True, which='both', alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle('avc_rcu make bench sweep: %s %s (dashed: Kaigai Kohei, '
+                 '32-way, 2004)' % (meta.get('cpus', '?'),
+                                    'CPUs' if meta.get('where') == 'host'
+                                    else 'vCPUs, QEMU TCG'))
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+    return True
+
+
 def parse(path):
     runs, meta = {}, {}
     for line in open(path, errors='replace'):
@@ -119,8 +255,10 @@ EXPECTED = [('std', sync, 'kernel', 'hit')
 def check(med, meta, cells):
     """Problems with a run's completeness: missing or zero cells."""
     cpus = int(meta.get('cpus', '0'))
+    threads = thread_counts(meta)
+    sweep_only = meta.get('sweep_only') == '1'
     problems = []
-    for stream in STREAMS:
+    for stream in STREAMS if not sweep_only else ():
         for t in THRESHOLDS:
             for p in POLICIES:
                 if not cells.get((stream, t, p), (0, 0))[1]:
@@ -129,22 +267,36 @@ def check(med, meta, cells):
     if cpus < 1:
         problems.append('no "BENCH cpus=" line')
     for key in EXPECTED:
-        for t in sorted({1, cpus}) if cpus else [1]:
+        if sweep_only and key[0] != 'std':
+            continue
+        for t in threads:
             if not med.get(key + (t,)):
                 problems.append('no positive rate for %s at %d thread%s'
                                 % (' '.join(key), t, 's' if t > 1 else ''))
     return problems
 
 
+def thread_counts(meta):
+    """The thread counts the guest measured: its threads= list, else (a
+    log from before the sweep) one thread and one per CPU."""
+    if 'threads' in meta:
+        return sorted(int(t) for t in meta['threads'].split(','))
+    cpus = int(meta.get('cpus', '0'))
+    return sorted({1, cpus}) if cpus else [1]
+
+
 def main():
     args = sys.argv[1:]
-    want_check, png = False, None
+    want_check, png, sweep = False, None, None
     while args and args[0].startswith('--'):
         if args[0] == '--check':
             want_check = True
             args = args[1:]
         elif args[0] == '--plot' and len(args) > 1:
             png = args[1]
+            args = args[2:]
+        elif args[0] == '--sweep' and len(args) > 1:
+            sweep = args[1]
             args = args[2:]
         else:
             break
@@ -162,8 +314,11 @@ def main():
     lo, hi = threads[0], threads[-1]
 
     # Results from before the guest said its accelerator were all TCG.
-    print('avc_rcu bench: %s vCPUs (QEMU %s), median of %s runs of %s ms'
-          % (meta.get('cpus', '?'), meta.get('accel', 'tcg').upper(),
+    print('avc_rcu bench: %s, median of %s runs of %s ms'
+          % ('%s CPUs (no QEMU)' % meta.get('cpus', '?')
+             if meta.get('where') == 'host' else
+             '%s vCPUs (QEMU %s)' % (meta.get('cpus', '?'),
+                                     meta.get('accel', 'tcg').upper()),
              meta.get('reps', '?'), meta.get('ms', '?')))
     print()
     print('%-9s %-8s %-8s' % ('variant', 'sync', 'path') +
@@ -203,6 +358,15 @@ def main():
             print('  cost of the referenced bit, %d thread%s: reclaim=lru / '
                   'reclaim=fifo = %5.3f' % (t, 's' if t > 1 else '',
                                             lru / fifo))
+    rows = sweep_cells(med, threads)
+    sweep_table(rows, threads, meta)
+    if sweep:
+        sweep_csv(rows, sweep + '.csv')
+        print('\nsweep: %s.csv' % sweep)
+        if sweep_plot(rows, threads, meta, sweep + '.png'):
+            print('plot: %s.png' % sweep)
+        else:
+            print('no python3-matplotlib: no plot')
     cells = parse_hitratio(args[0])
     hitratio_table(cells)
     if png and cells:

@@ -9,12 +9,16 @@
  * lookup per call pair, over a working set of keys.  It prints the total
  * and the rate in Kcalls/s (a call being one write, as in the 2004 table).
  *
- *   avc_workload [-t threads] [-d seconds] [-k keys] [-f access_file]
+ *   avc_workload [-t threads] [-d seconds] [-k keys] [-f access_file] [-p]
+ *
+ * -p pins thread i to the i-th online CPU, one thread per CPU, as the
+ * in-kernel bench binds its kthreads (make bench's CPU-count sweep).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +34,14 @@ struct worker {
 	pthread_t tid;
 	int fd;
 	unsigned int first;
+	int cpu;		/* pinned to this CPU, or -1 */
 	unsigned long calls;
 	int err;
+	int pin_err;
 };
 
 static const char usage[] =
-	"usage: " PROG " [-t threads] [-d seconds] [-k keys] [-f access_file]\n";
+	"usage: " PROG " [-t threads] [-d seconds] [-k keys] [-f access_file] [-p]\n";
 static unsigned int nkeys = 256;
 static atomic_int stop;
 
@@ -67,6 +73,16 @@ static void *work(void *arg)
 	char req[64], reply[64];
 	int len;
 
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		w->pin_err = pthread_setaffinity_np(pthread_self(),
+						    sizeof(set), &set);
+		if (w->pin_err)
+			return NULL;
+	}
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
 		/* ssid walks the working set; tsid and class are fixed. */
 		len = snprintf(req, sizeof(req), "%u 2 3 1", 1 + i % nkeys);
@@ -89,9 +105,10 @@ int main(int argc, char **argv)
 	struct worker *w;
 	unsigned long i;
 	double elapsed;
-	int opt;
+	int opt, pin = 0, cpu = -1;
+	cpu_set_t online;
 
-	while ((opt = getopt(argc, argv, "t:d:k:f:h")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:k:f:ph")) != -1) {
 		switch (opt) {
 		case 't':
 			threads = parse_num(optarg, "thread count", 4096);
@@ -105,6 +122,9 @@ int main(int argc, char **argv)
 		case 'f':
 			path = optarg;
 			break;
+		case 'p':
+			pin = 1;
+			break;
 		default:
 			fputs(usage, opt == 'h' ? stdout : stderr);
 			return opt == 'h' ? 0 : 1;
@@ -114,6 +134,12 @@ int main(int argc, char **argv)
 		die("unexpected argument %s", argv[optind]);
 	if (!threads)
 		threads = sysconf(_SC_NPROCESSORS_ONLN);
+	if (pin) {
+		if (sched_getaffinity(0, sizeof(online), &online))
+			die("sched_getaffinity: %s", strerror(errno));
+		if ((unsigned long)CPU_COUNT(&online) < threads)
+			die("%s", "-p: more threads than CPUs to pin them to");
+	}
 
 	w = calloc(threads, sizeof(*w));
 	if (!w)
@@ -123,6 +149,13 @@ int main(int argc, char **argv)
 		if (w[i].fd < 0)
 			die("cannot open %s", path);
 		w[i].first = i * (nkeys / threads + 1);
+		w[i].cpu = -1;
+		if (pin) {
+			do
+				cpu++;
+			while (!CPU_ISSET(cpu, &online));
+			w[i].cpu = cpu;
+		}
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -136,6 +169,8 @@ int main(int argc, char **argv)
 	atomic_store(&stop, 1);
 	for (i = 0; i < threads; i++) {
 		pthread_join(w[i].tid, NULL);
+		if (w[i].pin_err)
+			die("cannot pin a thread: %s", strerror(w[i].pin_err));
 		if (w[i].err)
 			die("access query failed: %s", strerror(w[i].err));
 		total += w[i].calls;
