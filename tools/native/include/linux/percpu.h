@@ -19,6 +19,8 @@
 
 #define alloc_percpu(type) \
 	((type __percpu *)avc_native_pcpu_alloc(sizeof(type), __alignof__(type)))
+/* The gfp flags (__GFP_NOWARN) mean nothing to malloc. */
+#define alloc_percpu_gfp(type, gfp)	((void)(gfp), alloc_percpu(type))
 #define free_percpu(p)		avc_native_pcpu_free(p)
 
 #define per_cpu_ptr(p, cpu) \
