@@ -21,6 +21,11 @@
 #include "node.h"
 #include "avc_rcu_trace.h"
 
+/* The KUnit module's copy of the core names its node cache apart. */
+#ifndef AVC_NODE_CACHE_NAME
+#define AVC_NODE_CACHE_NAME "avc_rcu_node"
+#endif
+
 static struct kmem_cache *avc_node_cachep;
 
 /**
@@ -35,7 +40,7 @@ int avc_core_init(void)
 	 * finds its key touches one line, and no two nodes share one.
 	 */
 	BUILD_BUG_ON(sizeof(struct avc_node) > 64);
-	avc_node_cachep = kmem_cache_create("avc_rcu_node",
+	avc_node_cachep = kmem_cache_create(AVC_NODE_CACHE_NAME,
 					    sizeof(struct avc_node), 0,
 					    SLAB_HWCACHE_ALIGN, NULL);
 	if (!avc_node_cachep)
