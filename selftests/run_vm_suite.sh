@@ -51,6 +51,10 @@
 #   AVC_RCU_UTIL_TEST [1], AVC_RCU_UNLOAD_TEST [1]: 0 leaves out
 #                        avc_util_test (first) and avc_unload.sh (last);
 #                        (avc_kselftest.sh runs one program at a time)
+#   AVC_RCU_KUNIT [auto]: avc_kunit.sh, avc_rcu_kunit.ko's KUnit suites,
+#                        second: auto when the module is staged beside
+#                        this script (a kernel with KUnit), 1 always
+#                        (failing without it), 0 never
 #   AVC_RCU_ALLOW_DEPMOD: passed to avc_unload.sh (its autoload case
 #                        stages the module into /lib/modules only if 1;
 #                        the QEMU guest's /init sets it)
@@ -96,6 +100,11 @@ WRAP_TESTS=${AVC_RCU_WRAP_TESTS-avc_wrap avc_concurrency avc_torture.sh}
 WRAP_SEQNO=${AVC_RCU_WRAP_SEQNO:-4294967293}
 UTIL_TEST=${AVC_RCU_UTIL_TEST:-1}
 UNLOAD_TEST=${AVC_RCU_UNLOAD_TEST:-1}
+KUNIT=${AVC_RCU_KUNIT:-auto}
+if [ "$KUNIT" = auto ]; then
+	KUNIT=0
+	[ ! -f "$HERE/avc_rcu_kunit.ko" ] || KUNIT=1
+fi
 STOP_ON_FAIL=${AVC_RCU_STOP_ON_FAIL:-0}
 # The debug kernel (lockdep) runs the stress longer, unless told otherwise.
 if [ -e /proc/lockdep ]; then
@@ -355,6 +364,7 @@ echo "TAP version 13"
 nextra=0
 [ "$UTIL_TEST" = 0 ] || nextra=$((nextra + 1))
 [ "$UNLOAD_TEST" = 0 ] || nextra=$((nextra + 1))
+[ "$KUNIT" = 0 ] || nextra=$((nextra + 1))
 echo "1..$((nextra + nmodes * (ntests + 1) + nonce + nwrap))"
 echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST'," \
 	"reclaim '$RECLAIMS', seeds '$SEEDS', module $KO"
@@ -369,6 +379,14 @@ elif [ -x "$HERE/avc_util_test" ]; then
 	run_prog avc_util_test avc_util_test "$HERE/avc_util_test"
 else
 	fail_prog avc_util_test "missing"
+fi
+
+if [ "$KUNIT" = 0 ]; then
+	:
+elif [ -f "$HERE/avc_kunit.sh" ]; then
+	run_prog avc_kunit.sh avc_kunit.sh sh "$HERE/avc_kunit.sh"
+else
+	fail_prog avc_kunit.sh "missing"
 fi
 
 if [ "$(id -u)" != 0 ]; then

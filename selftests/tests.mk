@@ -13,7 +13,7 @@ AVC_PROGS := avc_util_test avc_functional avc_threshold avc_reclaim \
 AVC_HELPERS := avc_tool
 # Scripts run_vm_suite.sh runs: avc_unload.sh is ours, avcstat_test.sh
 # comes from tools' owner.
-AVC_SCRIPTS := avc_unload.sh avc_torture.sh avc_tracepoints.sh
+AVC_SCRIPTS := avc_unload.sh avc_torture.sh avc_tracepoints.sh avc_kunit.sh
 AVC_FILES := run_vm_suite.sh ktap.sh avcstat_test.sh
 
 # The helpers every program links, one archive: avc_io (files below the
