@@ -4,7 +4,8 @@
 # tools/avc_trace/replay, inside the guest: replay each trace through
 # avc_rcu_replay.ko on a freshly loaded avc_rcu, once per reclaim policy
 # and threshold, and print one REPLAY line per replay with the cache's own
-# counters over it.
+# counters over it; then each trace through the access file at the first
+# pair (REPLAY-ACCESS lines).
 #
 #   sh replay-guest.sh "MODULE PARAMS" "RECLAIMS" "THRESHOLDS" TRACE...
 #
@@ -49,6 +50,33 @@ for reclaim in $reclaims; do
 		done
 	done
 done
+# End to end, at the first pair: each trace again on a freshly loaded
+# avc_rcu, through the access file (avc_replay_access: a write and a read
+# per lookup, a policy load per reset), whose counters must be the
+# module's replay's.
+set -- $reclaims
+reclaim=$1
+set -- $thresholds
+threshold=$1
+for t in $traces; do
+	# shellcheck disable=SC2086 # the parameters are words
+	insmod avc_rcu.ko $params reclaim="$reclaim"
+	mount -t avcrcufs avcrcufs $F
+	echo "$threshold" >$F/avc/cache_threshold
+	set -- $(sum_stats)
+	s0=$(date +%s)
+	./avc_replay_access -m $F "$t" >/tmp/access.out ||
+		{ echo "REPLAY-ACCESS failed trace=${t%.trace}"; exit 1; }
+	s1=$(date +%s)
+	set -- "$@" $(sum_stats)
+	echo "REPLAY-ACCESS trace=${t%.trace} reclaim=$reclaim" \
+		"threshold=$threshold lookups=$(($5 - $1))" \
+		"hits=$(($6 - $2)) misses=$(($7 - $3))" \
+		"reclaims=$(($8 - $4)) seconds=$((s1 - s0))" \
+		"$(cat /tmp/access.out)"
+	umount $F
+	rmmod avc_rcu
+done
 # Bad traces are refused with one clear log line: the first trace cut one
 # byte short of its last record, then given version 2 (byte 8 of the
 # header, little-endian).
@@ -73,5 +101,16 @@ if [ -n "$first" ]; then
 	refused /tmp/cut.trace "trace truncated"
 	{ head -c 8 "$first"; printf '\002'; tail -c +10 "$first"; } >/tmp/v2.trace
 	refused /tmp/v2.trace "bad header"
+	# And by the access file's replayer, before it opens any file.
+	for bad in "cut.trace:trace truncated" "v2.trace:bad header"; do
+		if ./avc_replay_access -m $F "/tmp/${bad%%:*}" 2>/tmp/ra.err
+		then
+			echo "REPLAY bad trace not refused by avc_replay_access: ${bad#*:}"
+		elif grep -q "${bad#*:}" /tmp/ra.err; then
+			echo "REPLAY refused by avc_replay_access: $(cat /tmp/ra.err)"
+		else
+			echo "REPLAY bad trace not refused by avc_replay_access: ${bad#*:}: $(cat /tmp/ra.err)"
+		fi
+	done
 fi
 echo "REPLAY done"
