@@ -28,25 +28,50 @@ sum_stats() {	# lookups hits misses reclaims, summed over CPUs
 		END { printf "%d %d %d %d\n", l, h, m, r }' $F/avc/cache_stats
 }
 
-for reclaim in $reclaims; do
-	for threshold in $thresholds; do
+# replay_once TAG RECLAIM THRESHOLD TRACE CMD...: on a freshly loaded
+# avc_rcu (reclaim=RECLAIM, cache_threshold THRESHOLD), run CMD, which
+# replays TRACE, and print one TAG line with the cache's own counters over
+# it and CMD's time; what CMD printed follows, each key prefixed with
+# "cmd_" so that it cannot be read for the cache's.  A failed CMD ends the
+# script with its output.
+replay_once() {
+	tag=$1
+	reclaim=$2
+	threshold=$3
+	t=$4
+	shift 4
+	# shellcheck disable=SC2086 # the parameters are words
+	insmod avc_rcu.ko $params reclaim="$reclaim"
+	mount -t avcrcufs avcrcufs $F
+	echo "$threshold" >$F/avc/cache_threshold
+	before=$(sum_stats)
+	s0=$(date +%s)
+	"$@" >/tmp/replay.out 2>&1 ||
+		{ echo "$tag failed trace=${t%.trace}"; cat /tmp/replay.out; exit 1; }
+	s1=$(date +%s)
+	# shellcheck disable=SC2046 # eight numbers
+	set -- $before $(sum_stats)
+	echo "$tag trace=${t%.trace} reclaim=$reclaim" \
+		"threshold=$threshold lookups=$(($5 - $1))" \
+		"hits=$(($6 - $2)) misses=$(($7 - $3))" \
+		"reclaims=$(($8 - $4)) seconds=$((s1 - s0))" \
+		"$(sed 's/\([a-z_]*\)=/cmd_\1=/g' /tmp/replay.out)"
+	umount $F
+	rmmod avc_rcu
+}
+
+# Through avc_rcu_replay.ko: the exported API, at full speed.
+module_replay() {	# TRACE
+	insmod avc_rcu_replay.ko
+	dd if="$1" of=/sys/kernel/debug/avc_rcu_replay bs=1M 2>/tmp/dd.err ||
+		{ cat /tmp/dd.err; rmmod avc_rcu_replay; return 1; }
+	rmmod avc_rcu_replay
+}
+
+for r in $reclaims; do
+	for th in $thresholds; do
 		for t in $traces; do
-			# shellcheck disable=SC2086 # the parameters are words
-			insmod avc_rcu.ko $params reclaim="$reclaim"
-			insmod avc_rcu_replay.ko
-			mount -t avcrcufs avcrcufs $F
-			echo "$threshold" >$F/avc/cache_threshold
-			set -- $(sum_stats)
-			dd if="$t" of=/sys/kernel/debug/avc_rcu_replay \
-				bs=1M 2>/tmp/dd.err || { cat /tmp/dd.err; exit 1; }
-			set -- "$@" $(sum_stats)
-			echo "REPLAY trace=${t%.trace} reclaim=$reclaim" \
-				"threshold=$threshold lookups=$(($5 - $1))" \
-				"hits=$(($6 - $2)) misses=$(($7 - $3))" \
-				"reclaims=$(($8 - $4))"
-			umount $F
-			rmmod avc_rcu_replay
-			rmmod avc_rcu
+			replay_once REPLAY "$r" "$th" "$t" module_replay "$t"
 		done
 	done
 done
@@ -55,27 +80,11 @@ done
 # per lookup, a policy load per reset), whose counters must be the
 # module's replay's.
 set -- $reclaims
-reclaim=$1
+r=$1
 set -- $thresholds
-threshold=$1
+th=$1
 for t in $traces; do
-	# shellcheck disable=SC2086 # the parameters are words
-	insmod avc_rcu.ko $params reclaim="$reclaim"
-	mount -t avcrcufs avcrcufs $F
-	echo "$threshold" >$F/avc/cache_threshold
-	set -- $(sum_stats)
-	s0=$(date +%s)
-	./avc_replay_access -m $F "$t" >/tmp/access.out ||
-		{ echo "REPLAY-ACCESS failed trace=${t%.trace}"; exit 1; }
-	s1=$(date +%s)
-	set -- "$@" $(sum_stats)
-	echo "REPLAY-ACCESS trace=${t%.trace} reclaim=$reclaim" \
-		"threshold=$threshold lookups=$(($5 - $1))" \
-		"hits=$(($6 - $2)) misses=$(($7 - $3))" \
-		"reclaims=$(($8 - $4)) seconds=$((s1 - s0))" \
-		"$(cat /tmp/access.out)"
-	umount $F
-	rmmod avc_rcu
+	replay_once REPLAY-ACCESS "$r" "$th" "$t" ./avc_replay_access -m $F "$t"
 done
 # Bad traces are refused with one clear log line: the first trace cut one
 # byte short of its last record, then given version 2 (byte 8 of the
