@@ -19,12 +19,16 @@ static struct avc_ss avc_rcu_ss;
 static struct avc_cache *avc_rcu_the_cache;
 
 /**
- * avc_rcu_setup() - create the module's policy and cache
+ * avc_rcu_setup_cache() - create the module's policy and cache
  * @cfg: the load-time choices
+ *
+ * What every cache shares must exist: avc_core_init() first.  The module
+ * calls the two apart, so that a test can fail this part's allocations
+ * one by one (selinuxfs/main.c, init_fail_nth).
  *
  * Return: 0 or a negative errno.
  */
-int avc_rcu_setup(const struct avc_rcu_config *cfg)
+int avc_rcu_setup_cache(const struct avc_rcu_config *cfg)
 {
 	struct avc_cache *c;
 	int err;
@@ -34,25 +38,47 @@ int avc_rcu_setup(const struct avc_rcu_config *cfg)
 		err = avc_reclaim_select(cfg->reclaim);
 	if (err)
 		return err;
-	err = avc_core_init();
-	if (err)
-		return err;
 	err = avc_ss_init_at(&avc_rcu_ss, cfg->seqno_start);
 	if (err)
-		goto out_core;
+		return err;
 	c = avc_cache_create(&avc_rcu_ss, cfg->slots, AVC_RCU_THRESHOLD_DEFAULT,
 			     cfg->hash_seed);
 	if (IS_ERR(c)) {
-		err = PTR_ERR(c);
-		goto out_ss;
+		avc_ss_destroy(&avc_rcu_ss);
+		return PTR_ERR(c);
 	}
 	avc_rcu_the_cache = c;
 	return 0;
+}
 
-out_ss:
+/**
+ * avc_rcu_teardown_cache() - free what avc_rcu_setup_cache() made
+ *
+ * No lookup may be running or start.
+ */
+void avc_rcu_teardown_cache(void)
+{
+	avc_cache_destroy(avc_rcu_the_cache);
+	avc_rcu_the_cache = NULL;
 	avc_ss_destroy(&avc_rcu_ss);
-out_core:
-	avc_core_exit();
+}
+
+/**
+ * avc_rcu_setup() - avc_core_init(), then avc_rcu_setup_cache()
+ * @cfg: the load-time choices
+ *
+ * Return: 0 or a negative errno.
+ */
+int avc_rcu_setup(const struct avc_rcu_config *cfg)
+{
+	int err;
+
+	err = avc_core_init();
+	if (err)
+		return err;
+	err = avc_rcu_setup_cache(cfg);
+	if (err)
+		avc_core_exit();
 	return err;
 }
 
@@ -63,9 +89,7 @@ out_core:
  */
 void avc_rcu_teardown(void)
 {
-	avc_cache_destroy(avc_rcu_the_cache);
-	avc_rcu_the_cache = NULL;
-	avc_ss_destroy(&avc_rcu_ss);
+	avc_rcu_teardown_cache();
 	avc_core_exit();
 }
 

@@ -27,6 +27,8 @@ struct avc_rcu_config {
 	u32 seqno_start;
 };
 
+int avc_rcu_setup_cache(const struct avc_rcu_config *cfg);
+void avc_rcu_teardown_cache(void);
 int avc_rcu_setup(const struct avc_rcu_config *cfg);
 void avc_rcu_teardown(void);
 struct avc_cache *avc_rcu_cache(void);

@@ -218,6 +218,134 @@ logged() {	# the kernel log has a line with $1
 check "reclaim=bogus named in the log" \
 	logged "reclaim=bogus: must be lru, fifo or newest"
 
+# On a kernel with fault injection (the debug kernel), the module's own
+# setup with its Nth fault-injectable allocation failing, for N = 1, 2,
+# ... until the module says the injection was not reached: init_fail_nth
+# arms the per-task counter of /proc/<pid>/fail-nth around the setup only
+# (the loader's allocations and kmem_cache_create() report their failures
+# with stack dumps, see selinuxfs/main.c).  Each insmod must fail with
+# ENOMEM and leave nothing, or load a module that works as a fresh one.
+# The injectors are made quiet and sleeping allocations injectable, as
+# avc_faults does; their settings are put back after.
+FI=/sys/kernel/debug
+FI_KNOBS="failslab/verbose failslab/ignore-gfp-wait fail_page_alloc/verbose
+fail_page_alloc/ignore-gfp-wait fail_page_alloc/min-order"
+FAULT_MAX=${AVC_FAULTS_MAX_N:-400}
+
+fi_save() {
+	for k in $FI_KNOBS; do
+		printf '%s %s\n' "$k" "$(cat "$FI/$k")" || return 1
+	done >"$TMP/fi.saved"
+}
+
+fi_set() {	# knob value
+	echo "$2" >"$FI/$1" || { echo "cannot write $2 to $FI/$1"; return 1; }
+}
+
+fi_quiet() {
+	fi_set failslab/verbose 0 && fi_set failslab/ignore-gfp-wait N &&
+		fi_set fail_page_alloc/verbose 0 &&
+		fi_set fail_page_alloc/ignore-gfp-wait N &&
+		fi_set fail_page_alloc/min-order 0
+}
+
+fi_restore() {
+	while read -r k v; do
+		fi_set "$k" "$v"
+	done <"$TMP/fi.saved"
+}
+
+# What the module logged for init_fail_nth=$1, in fault_said.
+fault_said=
+fault_log() {
+	fault_said=$(dmesg | grep -F "avc_rcu: init_fail_nth=$1: " | tail -n 1 |
+		     sed 's/.*init_fail_nth=[0-9]*: //')
+	[ -n "$fault_said" ] || { echo "no init_fail_nth=$1 line in the log"; return 1; }
+}
+
+# A module that loaded under injection works as a fresh one, and goes.
+works_fresh() {
+	mount -t "$FSTYPE" "$FSTYPE" "$MNT" || return 1
+	wf_rc=0
+	fresh_state 512 &&
+		printf 'allow 1 2 3 0x7\npermissive 5\n' >"$TMP/fpolicy" &&
+		"$TOOL" load "$TMP/fpolicy" &&
+		expect_reply 1 2 3 "7 ffffffff 0 ffffffff 1 0" &&
+		expect_reply 5 9 9 "0 ffffffff 0 ffffffff 1 1" || wf_rc=1
+	umount "$MNT" || wf_rc=1
+	rmmod_now || wf_rc=1
+	gone || wf_rc=1
+	return $wf_rc
+}
+
+# One insmod with allocation $1 failing; sets fault_outcome to enomem,
+# loaded or reached_end.
+fault_outcome=
+insmod_faulted() {
+	fi_n=$1
+	fault_outcome=
+	if insmod "$KO" "init_fail_nth=$fi_n" 2>"$TMP/err"; then
+		fault_log "$fi_n" || { rmmod avc_rcu; return 1; }
+		case $fault_said in
+		"not reached"*)	fault_outcome=reached_end ;;
+		injected*)	fault_outcome=loaded ;;
+		*)		echo "log: $fault_said"; rmmod avc_rcu; return 1 ;;
+		esac
+		works_fresh
+		return
+	fi
+	cat "$TMP/err"
+	grep -q "Cannot allocate memory" "$TMP/err" ||
+		{ echo "insmod failed, not with ENOMEM"; gone; return 1; }
+	fault_log "$fi_n" || return 1
+	case $fault_said in
+	"injected (error -12)") ;;
+	*) echo "insmod failed with ENOMEM, but the log says: $fault_said"; gone
+	   return 1 ;;
+	esac
+	fault_outcome=enomem
+	gone
+}
+
+fault_sweep() {
+	fi_n=1 fi_failed=0 fi_survived=0
+	while [ "$fi_n" -le "$FAULT_MAX" ]; do
+		if ! insmod_faulted "$fi_n" >"$TMP/fout" 2>&1; then
+			sed 's/^/# /' "$TMP/fout"
+			not_ok "insmod, setup allocation $fi_n failing: ENOMEM and nothing left, or a working module"
+			return
+		fi
+		case $fault_outcome in
+		reached_end)
+			ok "insmod, setup allocation $fi_n failing: not reached, a working module"
+			diag "the setup: $((fi_n - 1)) fault-injectable allocations; $fi_failed made insmod fail with ENOMEM, $fi_survived were survived ($fault_said)"
+			[ "$fi_failed" -gt 0 ] && ok "some setup allocation failures fail insmod" ||
+				not_ok "some setup allocation failures fail insmod"
+			return ;;
+		enomem)	fi_failed=$((fi_failed + 1))
+			ok "insmod, setup allocation $fi_n failing: ENOMEM, nothing left" ;;
+		loaded)	fi_survived=$((fi_survived + 1))
+			ok "insmod, setup allocation $fi_n failing: survived, a working module" ;;
+		esac
+		fi_n=$((fi_n + 1))
+	done
+	not_ok "insmod fault sweep: still injected at N = $FAULT_MAX (AVC_FAULTS_MAX_N)"
+}
+
+if [ -e /proc/self/fail-nth ] && [ -w "$FI/failslab/verbose" ]; then
+	if ! grep -q "parm=init_fail_nth:" "$KO"; then
+		not_ok "insmod fault sweep: $KO has no init_fail_nth on a kernel with fault injection"
+	elif fi_save && fi_quiet; then
+		fault_sweep
+		check "fault injectors put back" fi_restore
+	else
+		not_ok "insmod fault sweep: cannot set the injectors"
+		fi_restore || true
+	fi
+else
+	skip "insmod fault sweep" "no fault injection (/proc/self/fail-nth, $FI/failslab)"
+fi
+
 # The load parameters as given, read-only in sysfs.
 params_shown() {	# sync reclaim seed
 	d=/sys/module/avc_rcu/parameters

@@ -12,6 +12,7 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/sched.h>
 #include "glue.h"
 #include "avcrcufs.h"
 
@@ -40,6 +41,52 @@ module_param(seqno_start, uint, 0444);
 MODULE_PARM_DESC(seqno_start,
 		 "for tests only: the policy seqno to start from (default 0); near 4294967295, a few loads cross the wrap-around");
 
+#ifdef CONFIG_FAULT_INJECTION
+static uint init_fail_nth;
+module_param(init_fail_nth, uint, 0444);
+MODULE_PARM_DESC(init_fail_nth,
+		 "for tests only, on a kernel with fault injection: fail the Nth fault-injectable allocation of the module's setup (its policy, cache and filesystem; not the loader's, nor the node cache's); the kernel log says whether it was reached (default 0: none)");
+
+/*
+ * The loader's own allocations come before the module's init, and many
+ * of them, and kmem_cache_create()'s, report their failure with a stack
+ * dump or a WARN: a sweep of /proc/<pid>/fail-nth over a whole insmod
+ * would test the kernel's loader and trip every console check.  So the
+ * module arms the same per-task counter (what writing N to fail-nth sets)
+ * itself, around its own setup only, and says in the log whether the
+ * injection was consumed.
+ */
+static void avc_rcu_fault_arm(void)
+{
+	if (init_fail_nth)
+		WRITE_ONCE(current->fail_nth, init_fail_nth);
+}
+
+static void avc_rcu_fault_disarm(int err)
+{
+	unsigned int left;
+
+	if (!init_fail_nth)
+		return;
+	left = READ_ONCE(current->fail_nth);
+	WRITE_ONCE(current->fail_nth, 0);
+	if (left)
+		pr_info("init_fail_nth=%u: not reached, the setup made %u fault-injectable allocations (error %d)\n",
+			init_fail_nth, init_fail_nth - left, err);
+	else
+		pr_info("init_fail_nth=%u: injected (error %d)\n",
+			init_fail_nth, err);
+}
+#else
+static void avc_rcu_fault_arm(void)
+{
+}
+
+static void avc_rcu_fault_disarm(int err)
+{
+}
+#endif
+
 static int __init avc_rcu_init(void)
 {
 	struct avc_rcu_config cfg = { .slots = slots, .hash_seed = hash_seed,
@@ -61,12 +108,20 @@ static int __init avc_rcu_init(void)
 		return -EINVAL;
 	}
 
-	err = avc_rcu_setup(&cfg);
+	/* Outside the fault window: see avc_rcu_fault_arm(). */
+	err = avc_core_init();
 	if (err)
 		return err;
-	err = avcrcufs_init();
+	avc_rcu_fault_arm();
+	err = avc_rcu_setup_cache(&cfg);
+	if (!err) {
+		err = avcrcufs_init();
+		if (err)
+			avc_rcu_teardown_cache();
+	}
+	avc_rcu_fault_disarm(err);
 	if (err) {
-		avc_rcu_teardown();
+		avc_core_exit();
 		return err;
 	}
 	pr_info("%u slots, sync=%s, reclaim=%s, cache_threshold %u\n", slots,
