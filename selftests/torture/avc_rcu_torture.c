@@ -130,10 +130,15 @@ module_param(probe, uint, 0444);
 MODULE_PARM_DESC(probe,
 		 "check this many avc_rcu_compute_av() answers at insmod, before any reader starts (default 0)");
 
-static bool hot_only;
-module_param(hot_only, bool, 0444);
-MODULE_PARM_DESC(hot_only,
-		 "readers look up one hot key only, every lookup a hit (default 0): the load a reclaim must make progress under");
+static unsigned int hot_keys;
+module_param(hot_keys, uint, 0444);
+MODULE_PARM_DESC(hot_keys,
+		 "readers look up only the first N of the 64 hot keys, hits once cached (default 0: the usual mix; 1: one key, the load a reclaim must make progress under)");
+
+static unsigned int churn;
+module_param(churn, uint, 0444);
+MODULE_PARM_DESC(churn,
+		 "with hot_keys: one lookup in N, at random, is of a random key of the policy's key space instead, mostly a miss that inserts (default 0: never); at a small cache_threshold, the reclaims this causes sweep the hot keys' entries while other CPUs hit them");
 
 static unsigned int torture_completed;
 static bool torture_completed_given;
@@ -250,7 +255,8 @@ static bool torture_before(u32 a, u32 b)
 /*
  * A key: half of the lookups go to a hot set (cache hits), most of the rest
  * anywhere in the key space, some outside it (no rules), tclass 0 and the
- * largest tclass included.
+ * largest tclass included.  With hot_keys, every lookup goes to the first
+ * hot_keys of the hot set but, with churn, one in churn to the key space.
  */
 static void torture_key(u64 *rng, u32 *s, u32 *t, u16 *c)
 {
@@ -258,10 +264,16 @@ static void torture_key(u64 *rng, u32 *s, u32 *t, u16 *c)
 	u32 dice = (u32)avc_splitmix64(rng) % 16;
 	const u32 *k;
 
-	if (hot_only)
-		dice = 0;
+	if (hot_keys) {
+		/* Another draw: dice is not uniform over 0..churn - 1. */
+		if (churn && !((u32)avc_splitmix64(rng) % churn))
+			dice = 8;
+		else
+			dice = 0;
+	}
 	if (dice < 8) {
-		k = torture_hot[hot_only ? 0 :
+		k = torture_hot[hot_keys ?
+				(u32)avc_splitmix64(rng) % hot_keys :
 				dice * 8 + (u32)(avc_splitmix64(rng) % 8)];
 		*s = k[0];
 		*t = k[1];
@@ -635,6 +647,14 @@ static int __init torture_init(void)
 		torture_hot[i][2] = avc_rand_range(&rng, 1, torture_oracle.nc);
 	}
 
+	if (hot_keys > TORTURE_HOT) {
+		pr_err("hot_keys=%u: at most %u\n", hot_keys, TORTURE_HOT);
+		return -EINVAL;
+	}
+	if (churn && !hot_keys) {
+		pr_err("churn=%u needs hot_keys\n", churn);
+		return -EINVAL;
+	}
 	torture_base_seqno = avc_rcu_policy_seqno();
 	/*
 	 * The policy in force was loaded before insmod: no answer may be

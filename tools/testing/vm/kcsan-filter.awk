@@ -14,7 +14,12 @@
 # (asm_sysvec_*, asm_common_interrupt, asm_exc_*): below that entry is
 # the code the interrupt happened to interrupt, which made neither access
 # (two timer interrupts racing while a CPU ran avc_rcu are the kernel's
-# race).  A report holding "BUG: KCSAN:" that is not avc_rcu's is left
+# race).  A stack walk (arch_stack_walk, stack_trace_save,
+# stack_depot_save: SLUB's, KASAN's, lockdep's records of who allocated)
+# is such an entry too: the unwinder's accesses above it, to module
+# metadata, are not made by the code being walked (the loader's write of
+# a module's state racing with an unwinder called from avc_rcu's
+# allocation is the kernel's race).  A report holding "BUG: KCSAN:" that is not avc_rcu's is left
 # out, and its title is appended to the file named by -v ignored=FILE when
 # given.  Every other report, and anything else between two rows of '='
 # (KASAN's reports), is kept, as is an unterminated one.  POSIX awk: mawk
@@ -51,6 +56,8 @@ n {
 	} else if ($0 ~ /(read|write).* to 0x[0-9a-f]* of [0-9]* bytes by /) {
 		own = 1
 	} else if ($0 ~ / asm_(sysvec_|common_interrupt|exc_)/) {
+		own = 0
+	} else if ($0 ~ / (arch_stack_walk|stack_trace_save|stack_depot_save)\+/) {
 		own = 0
 	} else if (own && $0 ~ /\[avc_rcu[a-z0-9_]*\]/) {
 		mod = 1
