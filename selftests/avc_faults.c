@@ -499,11 +499,17 @@ TEST_F_TIMEOUT(faults, threshold, 600)
 	ASSERT_LT(0, failed);
 }
 
-/* The torture test with 10 % of the node cache's allocations failing. */
+/*
+ * The torture test with 10 % of the node cache's allocations failing.  The
+ * cache filter also passes kernfs_node_cache (marked at boot for
+ * avc_unload.sh), whose allocations sleep: ignore-gfp-wait keeps them out,
+ * the nodes' are GFP_NOWAIT.
+ */
 TEST_F_TIMEOUT(faults, node_cache_fraction, 900)
 {
 	static const char *const arm[][2] = {
 		{ FAILSLAB "cache-filter", "Y" },
+		{ FAILSLAB "ignore-gfp-wait", "Y" },
 		{ FAILSLAB "interval", "1" },
 		{ FAILSLAB "times", "-1" },
 		{ FAILSLAB "space", "0" },
@@ -548,6 +554,8 @@ TEST_F_TIMEOUT(faults, node_cache_fraction, 900)
 	r = knob(FAILSLAB "probability", "0");
 	if (!r)
 		r = knob(FAILSLAB "cache-filter", "N");
+	if (!r)
+		r = knob(FAILSLAB "ignore-gfp-wait", "N");
 	AVC_OK(r);
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("avc_torture.sh failed under node allocation failures");

@@ -332,11 +332,46 @@ fault_sweep() {
 	not_ok "insmod fault sweep: still injected at N = $FAULT_MAX (AVC_FAULTS_MAX_N)"
 }
 
+# Which allocation is the Nth moves between boots (kmemleak's own
+# allocations, whether a slab needs a page), so the sweep may not reach
+# the mount point's failure: made on purpose too, with only the caches
+# slub_debug marked (avc_rcu_node, kernfs_node_cache) injectable and no
+# page: allocation 1 is then the mount point's kernfs node.
+FI_KNOBS="$FI_KNOBS failslab/cache-filter"
+kernfs_fails() {
+	fi_set failslab/cache-filter Y && fi_set fail_page_alloc/min-order 64 ||
+		return 1
+	if insmod "$KO" init_fail_nth=1 2>"$TMP/err"; then
+		fault_log 1
+		echo "insmod loaded with the mount point's node failing: $fault_said"
+		works_fresh
+		return 1
+	fi
+	cat "$TMP/err"
+	rc_k=0
+	grep -q "Cannot allocate memory" "$TMP/err" || { echo "not ENOMEM"; rc_k=1; }
+	fault_log 1 || rc_k=1
+	[ "$fault_said" = "injected (error -12)" ] || { echo "log: $fault_said"; rc_k=1; }
+	dmesg | tail -n 20 | grep -q "avc_rcu: cannot create /sys/fs/avc_rcu: -12" ||
+		{ echo "no 'cannot create /sys/fs/avc_rcu: -12' in the log"; rc_k=1; }
+	gone || rc_k=1
+	fi_set failslab/cache-filter N && fi_set fail_page_alloc/min-order 0 ||
+		rc_k=1
+	return $rc_k
+}
+
 if [ -e /proc/self/fail-nth ] && [ -w "$FI/failslab/verbose" ]; then
 	if ! grep -q "parm=init_fail_nth:" "$KO"; then
 		not_ok "insmod fault sweep: $KO has no init_fail_nth on a kernel with fault injection"
 	elif fi_save && fi_quiet; then
 		fault_sweep
+		if [ "$(cat /sys/kernel/slab/kernfs_node_cache/failslab 2>/dev/null)" = 1 ]; then
+			check "insmod, the mount point's node failing: ENOMEM, logged, nothing left" \
+				kernfs_fails
+		else
+			skip "insmod, the mount point's node failing" \
+				"kernfs_node_cache not marked (boot with slub_debug=A,kernfs_node_cache)"
+		fi
 		check "fault injectors put back" fi_restore
 	else
 		not_ok "insmod fault sweep: cannot set the injectors"
