@@ -3,7 +3,8 @@
 """The study of the shipped traces (Documentation/study.rst), host side.
 
   study.py --check-meta TRACE...
-  study.py [--replay-log LOG] [--plots DIR] [--thresholds LIST] TRACE...
+  study.py [--replay-log LOG] [--seed-log SEED=LOG ...] [--plots DIR]
+           [--thresholds LIST] TRACE...
 
 TRACE is an AVC trace (include/uapi/linux/avc_rcu_trace.h), plain or .xz,
 with its NAME.meta beside it.  For each trace it prints what the trace
@@ -23,6 +24,10 @@ thresholds and policies) the table gets the replays' columns: the hit
 ratio and misses of avc_rcu under each reclaim policy.  --plots DIR
 writes NAME-hitratio.png (hit ratio, and misses on a log scale against
 the cold misses, by threshold) and NAME-workingset.png there.
+Each --seed-log SEED=LOG is a replay of the same traces with another
+hash_seed (at some of the thresholds): a table per trace puts the misses
+under each seed beside the main replay's (hash_seed 2004) and their
+spread, and the misses lru saves over newest under each seed.
 
 --check-meta: only check that the trace agrees with its metadata (records,
 lookups, resets, updates, distinct keys) and that the host's caches count
@@ -45,6 +50,7 @@ LOOKUP, RESET, UPDATE = 0, 1, 2
 POLICIES = ('lru', 'fifo', 'newest')
 THRESHOLDS = tuple(2 ** i for i in range(4, 14))	# 16 .. 8192
 WINDOWS = (1000, 10000, 100000)
+SEED = 2004		# the main replay's hash_seed (tools/avc_trace/replay)
 INF = float('inf')
 
 
@@ -212,7 +218,39 @@ def ratio(lookups, misses):
     return 100.0 * (lookups - misses) / lookups
 
 
-def report(trace, thresholds, replays, plots):
+def report_seeds(trace, replays, seeded):
+    """The misses of the thresholds replayed under other hash seeds, beside
+    the main replay's (its seed first), per policy."""
+    seeds = [SEED] + sorted(seeded)
+    runs = [replays] + [seeded[sd] for sd in seeds[1:]]
+    ts = sorted({t for (name, p, t) in seeded[seeds[1]] if name == trace.name})
+    pols = [p for p in POLICIES
+            if all((trace.name, p, t) in r for r in runs for t in ts)]
+    if not ts or not pols:
+        return
+    n = len(trace.keys)
+    print(f'{trace.name}: misses by hash seed ({", ".join(map(str, seeds))})'
+          f', avc_rcu per policy; spread = largest - smallest')
+    print(f'{"threshold":>9}' + ''.join(f'{p:>26}' for p in pols))
+    for t in ts:
+        cells = []
+        for p in pols:
+            ms = [r[(trace.name, p, t)][1] for r in runs]
+            if any(r[(trace.name, p, t)][0] != n for r in runs):
+                sys.exit(f'{trace.name} {p} {t}: a seeded replay is short')
+            cells.append('/'.join(map(str, ms)) +
+                         f' ({max(ms) - min(ms)})')
+        print(f'{t:>9}' + ''.join(f'{c:>26}' for c in cells))
+    if 'lru' in pols and 'newest' in pols:
+        print(f'{trace.name}: misses lru saves over newest, by seed '
+              f'({", ".join(map(str, seeds))}): ' + '; '.join(
+                  f'{t}: ' + '/'.join(
+                      str(r[(trace.name, 'newest', t)][1] -
+                          r[(trace.name, 'lru', t)][1]) for r in runs)
+                  for t in ts))
+
+
+def report(trace, thresholds, replays, plots, seeded=None):
     n = len(trace.keys)
     m = trace.meta
     print(f'== {trace.name}: {m.get("workload_context", "?")}')
@@ -266,6 +304,8 @@ def report(trace, thresholds, replays, plots):
                       f'{t}:{replays[(trace.name, p, t)][2]}'
                       for t in thresholds if (trace.name, p, t) in replays)
                   for p in pols))
+    if seeded:
+        report_seeds(trace, replays, seeded)
     if plots:
         plot(trace, thresholds, replays, pols, lru, opt, ws, plots)
 
@@ -341,6 +381,9 @@ def main():
         formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--check-meta', action='store_true')
     ap.add_argument('--replay-log')
+    ap.add_argument('--seed-log', action='append', default=[],
+                    metavar='SEED=LOG',
+                    help='a replay log of another hash seed')
     ap.add_argument('--plots')
     ap.add_argument('--thresholds',
                     default=','.join(map(str, THRESHOLDS)))
@@ -368,10 +411,16 @@ def main():
         replays, valid = parse_replays(args.replay_log)
         if not replays:
             sys.exit(f'{args.replay_log}: no replay lines')
+    seeded = {}
+    for arg in args.seed_log:
+        sd, _, log = arg.partition('=')
+        seeded[int(sd)] = parse_replays(log)[0]
+        if not seeded[int(sd)]:
+            sys.exit(f'{log}: no replay lines')
     if args.plots:
         os.makedirs(args.plots, exist_ok=True)
     for path in args.traces:
-        report(Trace(path), thresholds, replays, args.plots)
+        report(Trace(path), thresholds, replays, args.plots, seeded)
     for v in valid:
         print(v)
     return 0
