@@ -87,8 +87,9 @@ for t in $traces; do
 	replay_once REPLAY-ACCESS "$r" "$th" "$t" ./avc_replay_access -m $F "$t"
 done
 # Bad traces are refused with one clear log line: the first trace cut one
-# byte short of its last record, then given version 2 (byte 8 of the
-# header, little-endian).
+# byte short of its last record, given version 2 (byte 8 of the header,
+# little-endian), its record 5 given kind 9 (byte 20 of the record) and
+# seq 99 (byte 0); records start at byte 32, 24 bytes each.
 refused() {	# FILE PATTERN: the log says PATTERN when FILE is written
 	insmod avc_rcu.ko
 	insmod avc_rcu_replay.ko
@@ -110,8 +111,19 @@ if [ -n "$first" ]; then
 	refused /tmp/cut.trace "trace truncated"
 	{ head -c 8 "$first"; printf '\002'; tail -c +10 "$first"; } >/tmp/v2.trace
 	refused /tmp/v2.trace "bad header"
-	# And by the access file's replayer, before it opens any file.
-	for bad in "cut.trace:trace truncated" "v2.trace:bad header"; do
+	{ head -c 172 "$first"; printf '\011'; tail -c +174 "$first"; } >/tmp/kind.trace
+	refused /tmp/kind.trace "record 5: unknown kind 9"
+	{ head -c 152 "$first"; printf 'c'; tail -c +154 "$first"; } >/tmp/seq.trace
+	refused /tmp/seq.trace "record 5: seq 99, expected 5"
+	# And by the access file's replayer: a header or size before it
+	# opens any file, a bad record when it reaches it (so the module is
+	# loaded and mounted).
+	# shellcheck disable=SC2086 # the parameters are words
+	insmod avc_rcu.ko $params
+	mount -t avcrcufs avcrcufs $F
+	for bad in "cut.trace:trace truncated" "v2.trace:bad header" \
+		"kind.trace:record 5: unknown kind 9" \
+		"seq.trace:record 5: seq 99, expected 5"; do
 		if ./avc_replay_access -m $F "/tmp/${bad%%:*}" 2>/tmp/ra.err
 		then
 			echo "REPLAY bad trace not refused by avc_replay_access: ${bad#*:}"
@@ -121,5 +133,8 @@ if [ -n "$first" ]; then
 			echo "REPLAY bad trace not refused by avc_replay_access: ${bad#*:}: $(cat /tmp/ra.err)"
 		fi
 	done
+	umount $F
+	rmmod avc_rcu
+	echo "REPLAY bad traces 4"
 fi
 echo "REPLAY done"
