@@ -172,7 +172,7 @@ native:
 fuzz:
 	tools/native/run fuzz $(FUZZ_SECONDS)
 
-# Not in make check: about 40 minutes on 2 cores (Documentation/testing.rst).
+# Not in make check: about 46 minutes on 2 cores (Documentation/testing.rst).
 mutate:
 	tools/testing/mutate $(MUTATIONS)
 
