@@ -341,20 +341,12 @@ FI_KNOBS="$FI_KNOBS failslab/cache-filter"
 kernfs_fails() {
 	fi_set failslab/cache-filter Y && fi_set fail_page_alloc/min-order 64 ||
 		return 1
-	if insmod "$KO" init_fail_nth=1 2>"$TMP/err"; then
-		fault_log 1
-		echo "insmod loaded with the mount point's node failing: $fault_said"
-		works_fresh
-		return 1
-	fi
-	cat "$TMP/err"
 	rc_k=0
-	grep -q "Cannot allocate memory" "$TMP/err" || { echo "not ENOMEM"; rc_k=1; }
-	fault_log 1 || rc_k=1
-	[ "$fault_said" = "injected (error -12)" ] || { echo "log: $fault_said"; rc_k=1; }
+	insmod_faulted 1 || rc_k=1
+	[ "$fault_outcome" = enomem ] ||
+		{ echo "insmod with the mount point's node failing: ${fault_outcome:-failed} ($fault_said)"; rc_k=1; }
 	dmesg | tail -n 20 | grep -q "avc_rcu: cannot create /sys/fs/avc_rcu: -12" ||
 		{ echo "no 'cannot create /sys/fs/avc_rcu: -12' in the log"; rc_k=1; }
-	gone || rc_k=1
 	fi_set failslab/cache-filter N && fi_set fail_page_alloc/min-order 0 ||
 		rc_k=1
 	return $rc_k
