@@ -62,24 +62,30 @@ struct avc_hash_stats {
  * @stats: per-CPU event counters
  * @ss: the security server answering misses
  * @locks: the bucket locks or the global lock, by sync mode (sync.h)
- * @threshold: live entries above which inserts reclaim
+ * @threshold: the most entries the cache may hold (cache_threshold)
  * @latest_seqno: newest policy seqno the cache was reset for; decisions
  *	computed under an older policy are not inserted
- * @active: live (linked) entries
- * @reclaim_hint: rotating bucket index where the next reclaim starts
+ * @active: places taken: linked entries, plus the inserts in flight that
+ *	reserved a place and have not yet linked or given it back
+ * @reclaim_hint: the bucket where the last reclaim's hand stopped
  *
  * The locking rules, stated once (Documentation/design.rst argues them):
  *
  *  - @slots: read under rcu_read_lock() in rcu mode, under the global lock
  *    in the locked modes; changed only under the bucket's update lock
- *    (avc_bucket_lock()), with interrupts off, holding no other bucket's;
- *    a node is never written after it is linked, and is freed only when no
- *    reader can hold it (call_rcu() in rcu mode, at once in the locked
- *    modes, whose readers hold the lock the unlinker holds);
+ *    (avc_bucket_lock()), with interrupts off (on PREEMPT_RT: with
+ *    migration off), holding no other lock of the cache but the reclaim
+ *    lock (the reclaim trylocks buckets under it); a node is never written
+ *    after it is linked, but for its referenced byte, and is freed only
+ *    when no reader can hold it (call_rcu() in rcu mode, at once in the
+ *    locked modes, whose readers hold the lock the unlinker holds);
  *  - @latest_seqno: only raised (cmpxchg()), before a reset locks each
  *    bucket; read by inserters under the bucket lock;
  *  - @threshold: xchg() and READ_ONCE(), no lock;
- *  - @active, @reclaim_hint: atomic_t, no lock;
+ *  - @active: atomic_t, no lock; an insert takes its place with
+ *    atomic_inc_return() before it links, so the count never misses an
+ *    insert in flight;
+ *  - @reclaim_hint: under the reclaim lock (avc_reclaim_lock());
  *  - @stats: each CPU writes only its own, with this_cpu_*().
  *
  * The first cache line holds only what the lookup path reads; the fields
@@ -98,7 +104,7 @@ struct avc_cache {
 	unsigned int threshold ____cacheline_aligned_in_smp;
 	u32 latest_seqno;
 	atomic_t active;
-	atomic_t reclaim_hint;
+	unsigned int reclaim_hint;
 };
 
 /* cache.c */
@@ -135,6 +141,8 @@ enum avc_reclaim_policy {
  * @AVC_INSERT_RACED: dropped: a racing miss had linked it first
  * @AVC_INSERT_STALE: dropped: computed under a policy a reset retired
  * @AVC_INSERT_NOMEM: not cached: no node could be allocated
+ * @AVC_INSERT_FULL: not cached: the cache was at its threshold and the
+ *	reclaim found nothing it could evict in its reach
  */
 enum avc_insert_result {
 	AVC_INSERT_LINKED,
@@ -142,6 +150,7 @@ enum avc_insert_result {
 	AVC_INSERT_RACED,
 	AVC_INSERT_STALE,
 	AVC_INSERT_NOMEM,
+	AVC_INSERT_FULL,
 };
 
 /* reclaim.c: the policy, chosen once before any cache exists */

@@ -37,6 +37,7 @@ TRACE_DEFINE_ENUM(AVC_INSERT_REPLACED);
 TRACE_DEFINE_ENUM(AVC_INSERT_RACED);
 TRACE_DEFINE_ENUM(AVC_INSERT_STALE);
 TRACE_DEFINE_ENUM(AVC_INSERT_NOMEM);
+TRACE_DEFINE_ENUM(AVC_INSERT_FULL);
 
 #define avc_trace_policy_name(p)					\
 	__print_symbolic(p,						\
@@ -50,7 +51,8 @@ TRACE_DEFINE_ENUM(AVC_INSERT_NOMEM);
 			 { AVC_INSERT_REPLACED, "replaced" },		\
 			 { AVC_INSERT_RACED, "raced" },			\
 			 { AVC_INSERT_STALE, "stale" },			\
-			 { AVC_INSERT_NOMEM, "nomem" })
+			 { AVC_INSERT_NOMEM, "nomem" },		\
+			 { AVC_INSERT_FULL, "full" })
 
 /*
  * avc_rcu_miss - a lookup the security server answered
@@ -92,7 +94,7 @@ TRACE_EVENT(avc_rcu_miss,
  * @seqno: seqno of the policy the decision was computed under
  * @bucket: the key's bucket
  * @result: enum avc_insert_result
- * @active: linked entries afterwards
+ * @active: places taken afterwards (linked entries and inserts in flight)
  */
 TRACE_EVENT(avc_rcu_insert,
 	    TP_PROTO(u32 ssid, u32 tsid, u16 tclass, u32 seqno,
@@ -121,29 +123,33 @@ TRACE_EVENT(avc_rcu_insert,
 /*
  * avc_rcu_reclaim - one chunked reclaim
  * @evicted: entries evicted
- * @visited: buckets the hand passed, empty or not
+ * @visited: bucket visits, empty or not (0: another reclaim had made room)
  * @policy: enum avc_reclaim_policy
- * @active: linked entries afterwards
+ * @active: places taken afterwards (linked entries and inserts in flight)
  * @threshold: cache_threshold
+ * @duration_ns: time in avc_reclaim(), waiting for the reclaim lock
+ *	included
  */
 TRACE_EVENT(avc_rcu_reclaim,
 	    TP_PROTO(unsigned int evicted, unsigned int visited, int policy,
-		     int active, unsigned int threshold),
-	    TP_ARGS(evicted, visited, policy, active, threshold),
+		     int active, unsigned int threshold, u64 duration_ns),
+	    TP_ARGS(evicted, visited, policy, active, threshold, duration_ns),
 	    TP_STRUCT__entry(__field(unsigned int, evicted)
 			     __field(unsigned int, visited)
 			     __field(int, policy)
 			     __field(int, active)
-			     __field(unsigned int, threshold)),
+			     __field(unsigned int, threshold)
+			     __field(u64, duration_ns)),
 	    TP_fast_assign(__entry->evicted = evicted;
 			   __entry->visited = visited;
 			   __entry->policy = policy;
 			   __entry->active = active;
-			   __entry->threshold = threshold;),
-	    TP_printk("evicted=%u visited=%u policy=%s active=%d threshold=%u",
+			   __entry->threshold = threshold;
+			   __entry->duration_ns = duration_ns;),
+	    TP_printk("evicted=%u visited=%u policy=%s active=%d threshold=%u duration_ns=%llu",
 		      __entry->evicted, __entry->visited,
 		      avc_trace_policy_name(__entry->policy), __entry->active,
-		      __entry->threshold)
+		      __entry->threshold, __entry->duration_ns)
 );
 
 /*

@@ -143,7 +143,7 @@ struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
 	c->threshold = threshold;
 	c->latest_seqno = avc_ss_seqno(ss);
 	atomic_set(&c->active, 0);
-	atomic_set(&c->reclaim_hint, 0);
+	c->reclaim_hint = 0;
 	return c;
 }
 
@@ -170,12 +170,32 @@ void avc_cache_destroy(struct avc_cache *c)
 }
 
 /*
+ * Give back the place avc_insert() reserved for a node it does not link,
+ * and free the node, which no reader has seen.
+ */
+static void avc_node_drop(struct avc_cache *c, struct avc_node *node)
+{
+	atomic_dec(&c->active);
+	avc_node_free(c, node, false);
+}
+
+/*
  * Link a freshly computed decision.  Runs in the caller's context, which may
  * be atomic: the node comes from GFP_NOWAIT and a failed allocation only
- * means the decision is not cached.  A cache at its threshold first evicts
- * a chunk, before the new node is linked, so that the node is never among
- * its own chunk (which would make reclaim=newest evict what was just
- * asked for); the reclaim runs with no bucket lock held.
+ * means the decision is not cached.
+ *
+ * The insert first takes a place (atomic_inc_return() of @active, which
+ * therefore counts the inserts in flight too).  A place past the threshold
+ * makes it reclaim a chunk, with no bucket lock held, before its own node
+ * is linked, so that the node is never among its own chunk (which would
+ * make reclaim=newest evict what was just asked for); if the cache is
+ * still past the threshold then (the reclaim found nothing to evict in its
+ * reach), the decision is not cached.  So a node is linked only when the
+ * places taken, its own included, were within the threshold after it took
+ * its own, and the cache never holds more than cache_threshold entries
+ * (Documentation/design.rst, "The size bound").  Every way out that does
+ * not link the node gives its place back; a replacement gives back the
+ * place of the entry it replaces.
  */
 static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 		       const struct avc_rcu_decision *avd)
@@ -199,34 +219,40 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 	node->referenced = 0;
 	node->dec = *avd;
 
-	if (atomic_read(&c->active) >= READ_ONCE(c->threshold))
+	if (atomic_inc_return(&c->active) > READ_ONCE(c->threshold)) {
 		avc_reclaim(c);
+		if (atomic_read(&c->active) > READ_ONCE(c->threshold)) {
+			avc_node_drop(c, node);
+			res = AVC_INSERT_FULL;
+			goto out;
+		}
+	}
 
 	flags = avc_bucket_lock(&c->locks, idx);
 	if (avc_seqno_before(avd->seqno, READ_ONCE(c->latest_seqno))) {
 		/* Computed under a policy that a reset has already retired. */
-		old = node;
 		res = AVC_INSERT_STALE;
 	} else {
 		old = avc_search(c, idx, k);
 		if (!old) {
 			hlist_add_head_rcu(&node->list, &c->slots[idx]);
-			atomic_inc(&c->active);
 			res = AVC_INSERT_LINKED;
 		} else if (avc_seqno_before(old->dec.seqno, avd->seqno)) {
+			/* The new node takes the old one's place: one back. */
 			hlist_replace_rcu(&old->list, &node->list);
+			atomic_dec(&c->active);
 			avc_node_free(c, old, true);
 			res = AVC_INSERT_REPLACED;
 		} else {
 			/* A racing miss linked the same decision first. */
-			old = node;
 			res = AVC_INSERT_RACED;
 		}
 	}
 	avc_bucket_unlock(&c->locks, idx, flags);
 
-	if (old == node)
-		avc_node_free(c, node, false);
+	if (res != AVC_INSERT_LINKED && res != AVC_INSERT_REPLACED)
+		avc_node_drop(c, node);
+out:
 	trace_avc_rcu_insert(k->ssid, k->tsid, k->tclass, avd->seqno, idx,
 			     res, atomic_read(&c->active));
 }

@@ -125,9 +125,7 @@ static unsigned int evict(struct kunit *test, unsigned int want)
 	unsigned int got;
 
 	flags = avc_bucket_lock(&x->c->locks, 0);
-	got = avc_reclaim_policy == AVC_RECLAIM_LRU ?
-	      avc_evict_clock(x->c, 0, want) :
-	      avc_evict_by_age(x->c, 0, want);
+	got = avc_evict(x->c, 0, want, avc_reclaim_policy);
 	avc_bucket_unlock(&x->c->locks, 0, flags);
 	return got;
 }

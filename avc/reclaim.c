@@ -2,8 +2,8 @@
 /*
  * avc_rcu core: chunked reclaim.
  *
- * When an insert finds the cache at cache_threshold, the inserter evicts one
- * chunk of AVC_RCU_RECLAIM_CHUNK entries before it links its own.  The
+ * When an insert takes a place past cache_threshold, the inserter evicts
+ * one chunk of AVC_RCU_RECLAIM_CHUNK entries before it links its own.  The
  * sweep starts after the bucket where the previous one stopped, so that
  * successive reclaims go round the whole table like a clock hand instead of
  * emptying one corner of it.  Which entries of a visited bucket go is the
@@ -14,25 +14,35 @@
  *    entry to its newest, evicts the entries whose bit is clear and clears
  *    the bit of the others, which then survive until the hand comes round
  *    again.  Entries are born unreferenced, so keys asked for once go
- *    first.  One reclaim goes round the table at most twice: the first
- *    round may only clear bits, the second then finds those entries cold.
+ *    first.  If the hand's reach held fewer unreferenced entries than a
+ *    chunk, it goes over the same buckets once more and evicts by age,
+ *    oldest first, whatever their bits say: hits re-marking entries faster
+ *    than the hand clears them cannot stop a reclaim from evicting.
  *  - fifo: the oldest entries of a bucket by insertion.
  *  - newest: the newest entries of a bucket, as upstream 6.1 does.  New
  *    entries are linked at a bucket's head, so these are the first ones.
  *
- * Locks.  In rcu mode each visited bucket is trylocked and a busy one is
- * skipped rather than waited for: the inserter may be in interrupt context,
- * and a busy bucket is one being used.  The inserter's own bucket lock is
- * not held here, so at most one bucket lock is ever held.  In the locked
- * modes the global lock is taken once, waited for, and the whole sweep runs
- * under it: a trylock per bucket there fails whenever any CPU is looking
- * up (write_trylock() fails whenever one reader holds the rwlock), and a
- * reclaim that evicts nothing lets the cache grow without bound.  Every
- * holder of the global lock runs with interrupts off and holds no other
- * lock of the cache, so waiting for it cannot deadlock.
+ * Work.  One reclaim examines at most AVC_RCU_RECLAIM_SCAN consecutive
+ * buckets (with lru each at most twice) and evicts at most a chunk,
+ * whatever the number of slots: its cost does not grow with the table.
+ * Empty buckets cost a load of their head; their lock is not taken.
+ *
+ * Locks.  One reclaim at a time holds the reclaim lock (avc_reclaim_lock()),
+ * waited for, and first checks that the cache is still past its threshold:
+ * k misses at the threshold at once evict one chunk, not k.  In rcu mode
+ * each visited bucket is then trylocked and a busy one is skipped rather
+ * than waited for (a busy bucket is one being used); so at most two locks
+ * are held, the reclaim lock and one bucket's, and the bucket's is never
+ * waited for.  In the locked modes the reclaim lock is the global lock,
+ * for writing: a trylock per bucket there would fail whenever any CPU is
+ * looking up.  Every holder of the global lock, and of the reclaim lock,
+ * runs with interrupts off (without PREEMPT_RT) and waits for no other
+ * lock of the cache while holding it, so waiting for either cannot
+ * deadlock.
  */
 
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/string.h>
 #include "node.h"
 #include "avc_rcu_trace.h"
@@ -135,16 +145,19 @@ static unsigned int avc_evict_clock(struct avc_cache *c, unsigned int idx,
 	return evicted;
 }
 
-/* fifo and newest in locked bucket @idx: the oldest or newest @want. */
+/*
+ * By age in locked bucket @idx: the @want oldest entries if @oldest (fifo,
+ * and lru's second visit), else the @want newest (newest).
+ */
 static unsigned int avc_evict_by_age(struct avc_cache *c, unsigned int idx,
-				     unsigned int want)
+				     unsigned int want, bool oldest)
 {
 	struct hlist_head *head = &c->slots[idx];
 	unsigned int len = 0, skip = 0, evicted = 0;
 	struct avc_node *node;
 	struct hlist_node *tmp;
 
-	if (avc_reclaim_policy == AVC_RECLAIM_FIFO) {
+	if (oldest) {
 		hlist_for_each_entry(node, head, list)
 			len++;
 		skip = len > want ? len - want : 0;
@@ -162,78 +175,117 @@ static unsigned int avc_evict_by_age(struct avc_cache *c, unsigned int idx,
 }
 
 /*
+ * Evict from locked bucket @idx what @policy chooses, at most @want.
+ */
+static unsigned int avc_evict(struct avc_cache *c, unsigned int idx,
+			      unsigned int want, enum avc_reclaim_policy policy)
+{
+	if (policy == AVC_RECLAIM_LRU)
+		return avc_evict_clock(c, idx, want);
+	return avc_evict_by_age(c, idx, want, policy == AVC_RECLAIM_FIFO);
+}
+
+/*
  * Visit bucket @idx: in rcu mode under its own lock if that is free; in the
  * locked modes the caller holds the global lock.
  */
 static unsigned int avc_reclaim_bucket(struct avc_cache *c, unsigned int idx,
-				       unsigned int want)
+				       unsigned int want,
+				       enum avc_reclaim_policy policy)
 {
 	unsigned long flags;
 	unsigned int got;
 
 	if (avc_sync_locked())
-		return avc_reclaim_policy == AVC_RECLAIM_LRU ?
-		       avc_evict_clock(c, idx, want) :
-		       avc_evict_by_age(c, idx, want);
+		return avc_evict(c, idx, want, policy);
 	if (!avc_bucket_trylock(&c->locks, idx, &flags))
 		return 0;
-	got = avc_reclaim_policy == AVC_RECLAIM_LRU ?
-	      avc_evict_clock(c, idx, want) : avc_evict_by_age(c, idx, want);
+	got = avc_evict(c, idx, want, policy);
 	avc_bucket_unlock(&c->locks, idx, flags);
 	return got;
 }
 
 /*
- * The hand's sweep: from the bucket after the hint, at most twice round the
- * table, until a chunk is evicted.  Empty buckets are passed over without
- * taking their lock, and the shared hint is read once and written once per
- * sweep rather than bumped per bucket: on a sparse table most visits find
- * nothing.  Two reclaims racing on the hint may start at the same bucket;
- * in rcu mode the loser of its trylock moves on.  *@visited is set to the
- * number of buckets the hand passed, empty or not.
+ * One pass of the hand over @span buckets after @start, until @got reaches
+ * a chunk: returns the entries evicted in all, and the last bucket visited
+ * and the number visited in *@idx and *@tried.
+ */
+static unsigned int avc_reclaim_pass(struct avc_cache *c, unsigned int start,
+				     unsigned int span, unsigned int got,
+				     enum avc_reclaim_policy policy,
+				     unsigned int *idx, unsigned int *tried)
+{
+	unsigned int i = start, n;
+
+	for (n = 0; n < span && got < AVC_RCU_RECLAIM_CHUNK; n++) {
+		i = (i + 1) & c->mask;
+		if (hlist_empty(&c->slots[i]))
+			continue;
+		got += avc_reclaim_bucket(c, i, AVC_RCU_RECLAIM_CHUNK - got,
+					  policy);
+	}
+	*idx = i;
+	*tried = n;
+	return got;
+}
+
+/*
+ * The hand's sweep, under the reclaim lock: from the bucket after the
+ * hint, over at most AVC_RCU_RECLAIM_SCAN buckets (or the whole table, if
+ * smaller), until a chunk is evicted.  With lru, if the chunk is not
+ * complete, the hand goes over the buckets it passed once more and evicts
+ * by age.  Empty buckets are passed over without taking their lock.
+ * *@visited is set to the number of bucket visits, empty or not.
  */
 static unsigned int avc_reclaim_sweep(struct avc_cache *c,
 				      unsigned int *visited)
 {
-	unsigned int got = 0, tried, idx, rounds = 2 * (c->mask + 1);
+	unsigned int start = c->reclaim_hint, span, got, idx, tried, again;
 
-	idx = (unsigned int)atomic_read(&c->reclaim_hint);
-	for (tried = 0; tried < rounds && got < AVC_RCU_RECLAIM_CHUNK;
-	     tried++) {
-		idx = (idx + 1) & c->mask;
-		if (hlist_empty(&c->slots[idx]))
-			continue;
-		got += avc_reclaim_bucket(c, idx, AVC_RCU_RECLAIM_CHUNK - got);
-	}
-	atomic_set(&c->reclaim_hint, idx);
+	span = min(c->mask + 1, (unsigned int)AVC_RCU_RECLAIM_SCAN);
+	got = avc_reclaim_pass(c, start, span, 0, avc_reclaim_policy, &idx,
+			       &tried);
 	*visited = tried;
+	if (got < AVC_RCU_RECLAIM_CHUNK &&
+	    avc_reclaim_policy == AVC_RECLAIM_LRU) {
+		got = avc_reclaim_pass(c, start, tried, got, AVC_RECLAIM_FIFO,
+				       &idx, &again);
+		*visited += again;
+	}
+	c->reclaim_hint = idx;
 	return got;
 }
 
 /**
- * avc_reclaim() - evict one chunk of entries
+ * avc_reclaim() - evict one chunk of entries, if the cache is over its
+ *	threshold
  * @c: the cache; the caller holds none of its locks
  *
- * Never sleeps.  Visits each bucket at most twice and holds at most one of
- * the cache's locks at a time, so a table of busy (rcu mode) or empty
- * buckets ends the sweep with fewer entries evicted.
+ * Never sleeps (on PREEMPT_RT: may block on the reclaim lock, a sleeping
+ * lock there).  Waits for any reclaim in progress, then, if the cache still
+ * holds more places than its threshold, evicts up to
+ * %AVC_RCU_RECLAIM_CHUNK entries from at most %AVC_RCU_RECLAIM_SCAN
+ * buckets (each visited at most twice), holding at most one bucket lock at
+ * a time.  Fewer are evicted when the buckets in reach are empty or (rcu
+ * mode) busy.
  *
  * Return: the number of entries evicted.
  */
 unsigned int avc_reclaim(struct avc_cache *c)
 {
-	unsigned int got, visited;
+	u64 start = trace_avc_rcu_reclaim_enabled() ? ktime_get_ns() : 0;
+	unsigned int got = 0, visited = 0;
 	unsigned long flags;
 
-	if (avc_sync_locked()) {
-		flags = avc_table_lock(&c->locks);
+	flags = avc_reclaim_lock(&c->locks);
+	/* A reclaim that ran while this one waited may have made room. */
+	if (atomic_read(&c->active) > READ_ONCE(c->threshold))
 		got = avc_reclaim_sweep(c, &visited);
-		avc_table_unlock(&c->locks, flags);
-	} else {
-		got = avc_reclaim_sweep(c, &visited);
-	}
+	avc_reclaim_unlock(&c->locks, flags);
+
 	this_cpu_add(c->stats->reclaims, got);
 	trace_avc_rcu_reclaim(got, visited, avc_reclaim_policy,
-			      atomic_read(&c->active), READ_ONCE(c->threshold));
+			      atomic_read(&c->active), READ_ONCE(c->threshold),
+			      start ? ktime_get_ns() - start : 0);
 	return got;
 }

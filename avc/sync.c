@@ -82,8 +82,9 @@ int avc_sync_select(enum avc_sync mode)
  * @l: the locks
  * @nbuckets: the cache's number of buckets
  *
- * Sleeps.  The bucket locks exist in rcu mode only; the locked modes
- * serialise everything on the global lock.
+ * Sleeps.  The bucket locks exist in rcu mode only, beside the lock that
+ * serialises its reclaims; the locked modes serialise everything on the
+ * global lock.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -99,11 +100,11 @@ int avc_locks_init(struct avc_locks *l, unsigned int nbuckets)
 			return -ENOMEM;
 		for (i = 0; i < nbuckets; i++)
 			spin_lock_init(&l->bucket[i]);
-	} else if (avc_sync_mode == AVC_SYNC_RWLOCK) {
-		rwlock_init(&l->global.rw);
-	} else {
-		spin_lock_init(&l->global.spin);
 	}
+	if (avc_sync_mode == AVC_SYNC_RWLOCK)
+		rwlock_init(&l->global.rw);
+	else
+		spin_lock_init(&l->global.spin);
 	return 0;
 }
 

@@ -41,17 +41,19 @@ enum avc_sync {
  * struct avc_locks - the locks of one cache
  * @bucket: rcu mode: one lock per bucket, serialising the bucket's updates
  * @global: spinlock and rwlock modes: the one lock that stands in for
- *	every bucket lock, and that lookups take too
- * @global.spin: spinlock mode
+ *	every bucket lock, and that lookups take too; rcu mode: the lock
+ *	that serialises reclaims (and nothing else)
+ * @global.spin: spinlock mode; rcu mode's reclaim lock
  * @global.rw: rwlock mode: lookups read, updates write
  *
  * The global lock has a cache line of its own: in the locked modes every
- * lookup on every CPU writes it, which is the point of those modes.
+ * lookup on every CPU writes it, which is the point of those modes; in rcu
+ * mode only reclaims write it, and no lookup reads that line.
  */
 struct avc_locks {
 	spinlock_t *bucket;		/* rcu mode: bucket i's updates */
 	union {
-		spinlock_t spin;	/* spinlock mode: everything */
+		spinlock_t spin;	/* spinlock mode: everything; rcu: reclaims */
 		rwlock_t rw;		/* rwlock mode: everything */
 	} global ____cacheline_aligned_in_smp;
 };
@@ -145,26 +147,29 @@ static inline void avc_bucket_unlock(struct avc_locks *l, unsigned int idx,
 }
 
 /*
- * The update side of every bucket at once, for the locked modes only: the
- * global lock, for writing.  (In rcu mode there is no such lock: each
- * bucket is locked on its own.)
+ * The reclaim's lock, which one reclaim at a time holds for its whole
+ * sweep, waited for: in rcu mode a lock of its own that only reclaims
+ * take, under which the sweep trylocks each bucket it visits; in the
+ * locked modes the global lock for writing, which stands in for every
+ * bucket's.  No other lock of the cache is held when it is taken.
  */
-static inline unsigned long avc_table_lock(struct avc_locks *l)
-	__acquires(avc_table)
+static inline unsigned long avc_reclaim_lock(struct avc_locks *l)
+	__acquires(avc_reclaim)
 {
 	unsigned long flags;
 
-	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+	if (avc_sync_mode != AVC_SYNC_RWLOCK)
 		spin_lock_irqsave(&l->global.spin, flags);
 	else
 		write_lock_irqsave(&l->global.rw, flags);
 	return flags;
 }
 
-static inline void avc_table_unlock(struct avc_locks *l, unsigned long flags)
-	__releases(avc_table)
+static inline void avc_reclaim_unlock(struct avc_locks *l,
+				      unsigned long flags)
+	__releases(avc_reclaim)
 {
-	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
+	if (avc_sync_mode != AVC_SYNC_RWLOCK)
 		spin_unlock_irqrestore(&l->global.spin, flags);
 	else
 		write_unlock_irqrestore(&l->global.rw, flags);

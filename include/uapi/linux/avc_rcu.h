@@ -55,8 +55,14 @@
 #define AVC_RCU_SLOTS_MIN		16
 #define AVC_RCU_SLOTS_MAX		65536
 
-/* Entries removed by one reclaim pass. */
+/* Entries one reclaim evicts, at most. */
 #define AVC_RCU_RECLAIM_CHUNK		16
+/*
+ * Consecutive buckets one reclaim examines, at most, whatever the number
+ * of slots (the whole table at the default 512, as upstream's reclaim
+ * examines AVC_CACHE_SLOTS); with reclaim=lru each of them at most twice.
+ */
+#define AVC_RCU_RECLAIM_SCAN		512
 
 /* The largest policy text one write to "load" may carry. */
 #define AVC_RCU_POLICY_MAX_BYTES	(64U << 20)

@@ -2,8 +2,9 @@
 /*
  * Native shim for <linux/atomic.h>: atomic_t on __atomic builtins.  As in
  * the kernel, atomic_read()/atomic_set() are plain (relaxed) accesses and
- * the void atomic_inc()/atomic_dec() are unordered; cmpxchg() and xchg()
- * are fully ordered and return the value they found.
+ * the void atomic_inc()/atomic_dec() are unordered; atomic_inc_return(),
+ * cmpxchg() and xchg() are fully ordered, the first returning the new value
+ * and the others the value they found.
  */
 #ifndef _AVC_NATIVE_LINUX_ATOMIC_H
 #define _AVC_NATIVE_LINUX_ATOMIC_H
@@ -33,6 +34,11 @@ static inline void atomic_inc(atomic_t *v)
 static inline void atomic_dec(atomic_t *v)
 {
 	__atomic_fetch_sub(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+static inline int atomic_inc_return(atomic_t *v)
+{
+	return __atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
 }
 
 #define cmpxchg(ptr, old, new) ({					\
