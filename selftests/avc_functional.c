@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -567,41 +568,105 @@ TEST_F_TIMEOUT(avc, access_pwrite_then_read, 120)
 	close(fd);
 }
 
+/* The module parameter that lets openers without CAP_MAC_ADMIN query. */
+#define ACCESS_UNPRIVILEGED "/sys/module/avc_rcu/parameters/access_unprivileged"
+
+static int set_access_unprivileged(const char *val)
+{
+	return avc_write_str(ACCESS_UNPRIVILEGED, val);
+}
+
+/*
+ * In a child as uid 65534 with no capability, or as root without
+ * CAP_MAC_ADMIN: the statistics and the seqno are readable, load and
+ * cache_threshold refused; the access file refused with EACCES at open
+ * (@allowed 0) or answering (@allowed 1).  Exits 0 if all holds.
+ */
+static void unprivileged_child(int as_nobody, int allowed, __u32 seq)
+{
+	struct avc_hash_stats_file hs;
+	struct avc_cache_stats_sum cs;
+	struct avc_reply r;
+	int fd;
+	__u32 v;
+
+	if (as_nobody && (setgid(65534) || setuid(65534)))
+		_exit(10);
+	if (!as_nobody && avc_drop_effective_cap(CAP_MAC_ADMIN))
+		_exit(10);
+	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	if (allowed) {
+		if (fd < 0)
+			_exit(11);
+		close(fd);
+		if (avc_access(11, 12, 13, 1, &r) || r.allowed != 0x3 ||
+		    r.seqno != seq)
+			_exit(12);
+	} else if (fd >= 0 || errno != EACCES) {
+		_exit(11);
+	}
+	if (avc_read_seqno(&v) || v != seq)
+		_exit(13);
+	if (avc_read_hash_stats(&hs) || avc_read_cache_stats(&cs))
+		_exit(14);
+	if (avc_read_threshold(&v))
+		_exit(15);
+	/* load needs CAP_MAC_ADMIN, and is 0600; cache_threshold 0644. */
+	if (avc_load_policy("", 0) != (as_nobody ? -EACCES : -EPERM))
+		_exit(16);
+	if (avc_write_threshold(77) != (as_nobody ? -EACCES : -EPERM))
+		_exit(17);
+	_exit(0);
+}
+
+/*
+ * The access file drives the cache every user's lookups go through: only
+ * an opener with CAP_MAC_ADMIN may, unless access_unprivileged is set.  A
+ * refused open asks, caches and counts nothing.
+ */
 TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 {
 	static const char policy[] = "allow 11 12 13 0x3\n";
+	struct avc_cache_stats_sum before, after;
 	struct avc_reply r;
+	char *old = NULL;
+	int as_nobody;
 	__u32 seq;
 	pid_t pid;
 
 	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
+	ASSERT_LT(0, avc_read_all(ACCESS_UNPRIVILEGED, &old))
+		TH_LOG("no %s", ACCESS_UNPRIVILEGED);
+	EXPECT_EQ('N', old[0]) TH_LOG("access_unprivileged is %s by default",
+				      old);
+	AVC_OK(set_access_unprivileged("0"));
+	for (as_nobody = 1; as_nobody >= 0; as_nobody--) {
+		AVC_OK(avc_read_cache_stats(&before));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			unprivileged_child(as_nobody, 0, seq);
+		AVC_EXPECT_CHILD_OK(pid, as_nobody ?
+				    "uid 65534: access refused" :
+				    "root without CAP_MAC_ADMIN: access refused");
+		AVC_OK(avc_read_cache_stats(&after));
+		EXPECT_EQ(before.sum[AVC_LOOKUPS], after.sum[AVC_LOOKUPS]);
+		EXPECT_EQ(before.sum[AVC_ALLOCATIONS], after.sum[AVC_ALLOCATIONS]);
+	}
+
+	/* Opted in: uid 65534 asks, and its lookup is counted. */
+	AVC_OK(set_access_unprivileged("1"));
+	AVC_OK(avc_read_cache_stats(&before));
 	pid = fork();
 	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		struct avc_hash_stats_file hs;
-		struct avc_cache_stats_sum cs;
-		__u32 v;
+	if (pid == 0)
+		unprivileged_child(1, 1, seq);
+	AVC_EXPECT_CHILD_OK(pid, "uid 65534 with access_unprivileged=1");
+	AVC_OK(set_access_unprivileged(old[0] == 'Y' ? "1" : "0"));
+	free(old);
+	AVC_OK(avc_read_cache_stats(&after));
+	EXPECT_EQ(before.sum[AVC_LOOKUPS] + 1, after.sum[AVC_LOOKUPS]);
 
-		if (setgid(65534) || setuid(65534))
-			_exit(10);
-		/* access is 0666, the statistics 0444. */
-		if (avc_access(11, 12, 13, 1, &r) || r.allowed != 0x3 ||
-		    r.seqno != seq)
-			_exit(11);
-		if (avc_read_seqno(&v) || v != seq)
-			_exit(12);
-		if (avc_read_hash_stats(&hs) || avc_read_cache_stats(&cs))
-			_exit(13);
-		if (avc_read_threshold(&v))
-			_exit(14);
-		/* load is 0600 and cache_threshold 0644: root only. */
-		if (avc_load_policy("", 0) != -EACCES)
-			_exit(15);
-		if (avc_write_threshold(77) != -EACCES)
-			_exit(16);
-		_exit(0);
-	}
-	AVC_EXPECT_CHILD_OK(pid, "unprivileged child");
 	AVC_OK(avc_read_seqno(&seq));
 	AVC_QUERY(11, 12, 13, 0, &r);
 	EXPECT_EQ(seq, r.seqno);

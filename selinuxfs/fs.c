@@ -105,7 +105,7 @@ static int avcrcufs_fill_super(struct super_block *sb,
 
 /**
  * avcrcufs_may_admin() - may this open file change the cache or the policy
- * @file: a file of avcrcufs opened for writing
+ * @file: a file of avcrcufs, opened or being opened
  *
  * The credentials that opened the file must carry CAP_MAC_ADMIN in the
  * initial user namespace, so that a privileged program cannot be tricked

@@ -9,10 +9,12 @@
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/uidgid.h>
 #include "glue.h"
 #include "avcrcufs.h"
 
@@ -209,9 +211,24 @@ static const struct file_operations avcrcufs_load_fops = {
  * open file may carry any number of transactions: each write replaces the
  * answer and rewinds the file, so a benchmark can loop write/read on one
  * descriptor without an open() per query.
+ *
+ * Who may ask.  Every query is a lookup in the cache every other user's
+ * lookups go through: it fills and evicts entries, and it answers for any
+ * SIDs.  selinuxfs's access file requires the security:compute_av
+ * permission; here the opener must hold CAP_MAC_ADMIN, unless the
+ * administrator opted in with access_unprivileged=1 (for test workloads
+ * run as ordinary users).  Anyone else's open fails with EACCES, before
+ * anything is allocated, asked or counted.  The file keeps mode 0666, as
+ * selinuxfs's does, so that the opt-in needs no chmod; the check is made
+ * at open(), on the opener's credentials.
  */
 #define AVCRCUFS_ACCESS_REQUEST_MAX	128
 #define AVCRCUFS_ACCESS_REPLY_MAX	64
+
+static bool access_unprivileged;
+module_param(access_unprivileged, bool, 0644);
+MODULE_PARM_DESC(access_unprivileged,
+		 "let openers without CAP_MAC_ADMIN query the cache through the access file (default 0: they get EACCES); for test workloads run as ordinary users");
 
 struct avcrcufs_access_txn {
 	struct mutex lock;	/* one transaction at a time per file */
@@ -221,8 +238,15 @@ struct avcrcufs_access_txn {
 
 static int avcrcufs_access_open(struct inode *inode, struct file *file)
 {
-	struct avcrcufs_access_txn *txn = kzalloc(sizeof(*txn), GFP_KERNEL);
+	struct avcrcufs_access_txn *txn;
 
+	if (!READ_ONCE(access_unprivileged) && !avcrcufs_may_admin(file)) {
+		pr_notice_ratelimited("access: open by uid %u refused: CAP_MAC_ADMIN required (module parameter access_unprivileged)\n",
+				      from_kuid(&init_user_ns,
+						file->f_cred->uid));
+		return -EACCES;
+	}
+	txn = kzalloc(sizeof(*txn), GFP_KERNEL);
 	if (!txn)
 		return -ENOMEM;
 	mutex_init(&txn->lock);
