@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Upstream Linux 6.1's AVC insert and reclaim on the native shim, for
+ * timing beside avc_rcu's (upstream61.h says what is modelled).  The
+ * functions keep upstream's names and structure, prefixed up61_.
+ */
+#include <linux/atomic.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/rculist.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include "ss.h"
+#include "avc.h"
+#include "upstream61.h"
+
+#define UP61_CACHE_SLOTS	512	/* AVC_CACHE_SLOTS */
+#define UP61_CACHE_RECLAIM	16	/* AVC_CACHE_RECLAIM */
+
+struct up61_node {
+	u32 ssid;
+	u32 tsid;
+	u16 tclass;
+	struct avc_rcu_decision avd;
+	void *xp_node;
+	struct hlist_node list;
+	struct rcu_head rhead;
+};
+
+struct up61_cache {
+	struct hlist_head *slots;
+	spinlock_t *slots_lock;		/* bucket i's updates */
+	unsigned int mask;
+	atomic_t lru_hint;
+	atomic_t active_nodes;
+	unsigned int threshold;
+	spinlock_t notif_lock;		/* latest_notif */
+	u32 latest_notif;
+	struct avc_ss *ss;
+	struct kmem_cache *cachep;
+	bool reclaimed;		/* the current lookup reclaimed */
+};
+
+static struct kmem_cache *up61_cachep;
+
+static void up61_node_free(struct rcu_head *rhead)
+{
+	kmem_cache_free(up61_cachep,
+			container_of(rhead, struct up61_node, rhead));
+}
+
+static void up61_node_delete(struct up61_cache *c, struct up61_node *node)
+{
+	hlist_del_rcu(&node->list);
+	call_rcu(&node->rhead, up61_node_free);
+	atomic_dec(&c->active_nodes);
+}
+
+/* 6.1's avc_hash(), masked to the table. */
+static unsigned int up61_hash(struct up61_cache *c, u32 ssid, u32 tsid,
+			      u16 tclass)
+{
+	return (ssid ^ (tsid << 2) ^ (tclass << 4)) & c->mask;
+}
+
+static int up61_reclaim_node(struct up61_cache *c)
+{
+	struct up61_node *node;
+	int hvalue, try, ecx;
+	unsigned long flags;
+	struct hlist_head *head;
+	spinlock_t *lock;		/* the bucket's */
+
+	c->reclaimed = true;
+	for (try = 0, ecx = 0; try < UP61_CACHE_SLOTS; try++) {
+		hvalue = atomic_inc_return(&c->lru_hint) & c->mask;
+		head = &c->slots[hvalue];
+		lock = &c->slots_lock[hvalue];
+
+		if (!spin_trylock_irqsave(lock, flags))
+			continue;
+
+		rcu_read_lock();
+		hlist_for_each_entry(node, head, list) {
+			up61_node_delete(c, node);
+			ecx++;
+			if (ecx >= UP61_CACHE_RECLAIM) {
+				rcu_read_unlock();
+				spin_unlock_irqrestore(lock, flags);
+				goto out;
+			}
+		}
+		rcu_read_unlock();
+		spin_unlock_irqrestore(lock, flags);
+	}
+out:
+	return ecx;
+}
+
+static struct up61_node *up61_alloc_node(struct up61_cache *c)
+{
+	struct up61_node *node;
+
+	node = kmem_cache_alloc(up61_cachep, GFP_NOWAIT | __GFP_NOWARN);
+	if (!node)
+		return NULL;
+	memset(node, 0, sizeof(*node));
+	INIT_HLIST_NODE(&node->list);
+
+	if (atomic_inc_return(&c->active_nodes) > c->threshold)
+		up61_reclaim_node(c);
+	return node;
+}
+
+/* avc_latest_notif_update(avc, seqno, 1): refuse a stale decision. */
+static int up61_latest_notif_update(struct up61_cache *c, u32 seqno)
+{
+	unsigned long flag;
+	int ret = 0;
+
+	spin_lock_irqsave(&c->notif_lock, flag);
+	if (seqno < c->latest_notif)
+		ret = -EAGAIN;
+	spin_unlock_irqrestore(&c->notif_lock, flag);
+	return ret;
+}
+
+static void up61_insert(struct up61_cache *c, u32 ssid, u32 tsid, u16 tclass,
+			const struct avc_rcu_decision *avd)
+{
+	struct up61_node *pos, *node;
+	struct hlist_head *head;
+	unsigned long flag;
+	spinlock_t *lock;		/* the bucket's */
+	int hvalue;
+
+	if (up61_latest_notif_update(c, avd->seqno))
+		return;
+	node = up61_alloc_node(c);
+	if (!node)
+		return;
+	node->ssid = ssid;
+	node->tsid = tsid;
+	node->tclass = tclass;
+	node->avd = *avd;
+
+	hvalue = up61_hash(c, ssid, tsid, tclass);
+	head = &c->slots[hvalue];
+	lock = &c->slots_lock[hvalue];
+	spin_lock_irqsave(lock, flag);
+	hlist_for_each_entry(pos, head, list) {
+		if (pos->ssid == ssid && pos->tsid == tsid &&
+		    pos->tclass == tclass) {
+			hlist_replace_rcu(&pos->list, &node->list);
+			call_rcu(&pos->rhead, up61_node_free);
+			atomic_dec(&c->active_nodes);
+			goto found;
+		}
+	}
+	hlist_add_head_rcu(&node->list, head);
+found:
+	spin_unlock_irqrestore(lock, flag);
+}
+
+/**
+ * up61_has_perm() - a lookup through 6.1's cache
+ * @c: the cache
+ * @ssid: source SID
+ * @tsid: target SID
+ * @tclass: target class
+ * @requested: permissions asked for
+ * @avd: the decision
+ * @reclaimed: set if the lookup reclaimed
+ *
+ * Return: 0 or -EACCES.
+ */
+int up61_has_perm(struct up61_cache *c, u32 ssid, u32 tsid, u16 tclass,
+		  u32 requested, struct avc_rcu_decision *avd,
+		  bool *reclaimed)
+{
+	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
+	struct up61_node *node;
+	unsigned int h = up61_hash(c, ssid, tsid, tclass);
+
+	c->reclaimed = false;
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(node, &c->slots[h], list) {
+		if (node->ssid == ssid && node->tsid == tsid &&
+		    node->tclass == tclass) {
+			*avd = node->avd;
+			rcu_read_unlock();
+			*reclaimed = false;
+			return avc_decide(avd, requested);
+		}
+	}
+	rcu_read_unlock();
+	avc_ss_compute(c->ss, &k, avd);
+	up61_insert(c, ssid, tsid, tclass, avd);
+	*reclaimed = c->reclaimed;
+	return avc_decide(avd, requested);
+}
+
+/**
+ * up61_create() - an empty 6.1 cache in front of @ss
+ * @ss: the security server
+ * @nslots: buckets, a power of two
+ * @threshold: avc_cache_threshold
+ *
+ * Return: the cache, or NULL.
+ */
+struct up61_cache *up61_create(struct avc_ss *ss, unsigned int nslots,
+			       unsigned int threshold)
+{
+	struct up61_cache *c = kzalloc(sizeof(*c), GFP_KERNEL);
+	unsigned int i;
+
+	if (!c)
+		return NULL;
+	if (!up61_cachep)
+		up61_cachep = kmem_cache_create("up61_node",
+						sizeof(struct up61_node), 0,
+						0, NULL);
+	c->slots = kvcalloc(nslots, sizeof(*c->slots), GFP_KERNEL);
+	c->slots_lock = kvcalloc(nslots, sizeof(*c->slots_lock), GFP_KERNEL);
+	if (!up61_cachep || !c->slots || !c->slots_lock) {
+		kvfree(c->slots);
+		kvfree(c->slots_lock);
+		kfree(c);
+		return NULL;
+	}
+	for (i = 0; i < nslots; i++) {
+		INIT_HLIST_HEAD(&c->slots[i]);
+		spin_lock_init(&c->slots_lock[i]);
+	}
+	spin_lock_init(&c->notif_lock);
+	c->mask = nslots - 1;
+	c->threshold = threshold;
+	c->ss = ss;
+	return c;
+}
+
+/**
+ * up61_active() - nodes counted by 6.1's active_nodes
+ * @c: the cache
+ *
+ * Return: the count.
+ */
+unsigned int up61_active(struct up61_cache *c)
+{
+	return atomic_read(&c->active_nodes);
+}
+
+/**
+ * up61_destroy() - free a cache and its nodes
+ * @c: the cache; no lookup may run
+ */
+void up61_destroy(struct up61_cache *c)
+{
+	struct up61_node *node;
+	struct hlist_node *tmp;
+	unsigned int i;
+
+	for (i = 0; i <= c->mask; i++)
+		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list)
+			up61_node_delete(c, node);
+	rcu_barrier();
+	kvfree(c->slots);
+	kvfree(c->slots_lock);
+	kfree(c);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Upstream Linux 6.1's AVC insert and reclaim (security/selinux/avc.c:
+ * avc_insert(), avc_alloc_node(), avc_reclaim_node(),
+ * avc_latest_notif_update()), rewritten on the native shim for
+ * avc_native_latency to time beside avc_rcu's: the same security server
+ * answers both, so what differs is only how a miss is cached.  Faithful in
+ * what costs time: a place taken with atomic_inc_return() and a reclaim
+ * when it goes over the threshold, the node linked whatever the reclaim
+ * found; the reclaim trying up to 512 buckets (AVC_CACHE_SLOTS), each
+ * chosen by an atomic_inc_return() of the shared hint and trylocked even
+ * when empty, evicting from the head of each (the newest) until 16
+ * (AVC_CACHE_RECLAIM); a global spinlock taken by every insert to check
+ * the policy seqno; call_rcu() per evicted node.  Not modelled: the
+ * extended-permission nodes, auditing, the notifier callbacks.  6.1's
+ * table has 512 slots; with more, the hash and the hint are masked to the
+ * table's size (as 6.19 does with CONFIG_SECURITY_SELINUX_AVC_HASH_BITS)
+ * and the reclaim still tries 512 buckets, as 6.1 does.
+ */
+#ifndef AVC_NATIVE_UPSTREAM61_H
+#define AVC_NATIVE_UPSTREAM61_H
+
+#include <linux/types.h>
+#include <avc_rcu/avc_rcu.h>
+
+struct avc_ss;
+struct up61_cache;
+
+struct up61_cache *up61_create(struct avc_ss *ss, unsigned int nslots,
+			       unsigned int threshold);
+void up61_destroy(struct up61_cache *c);
+/* Returns 0 or -EACCES; *reclaimed is set if the lookup reclaimed. */
+int up61_has_perm(struct up61_cache *c, u32 ssid, u32 tsid, u16 tclass,
+		  u32 requested, struct avc_rcu_decision *avd,
+		  bool *reclaimed);
+unsigned int up61_active(struct up61_cache *c);
+
+#endif /* AVC_NATIVE_UPSTREAM61_H */

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_native_bound: the cache's promises under pressure, where a QEMU guest
+ * cannot put it: hits as dense as the host makes them, more inserting
+ * threads than CPUs, misses of one key released at once.
+ *
+ * For each sync mode and reclaim policy, on the core built unmodified
+ * (avc/, on liburcu or, in the ThreadSanitizer build, the epoch RCU):
+ *
+ *  dense     the issue CLOCK can have: threshold 48, 512 slots; three
+ *            threads look up a hot set of four times the threshold without
+ *            pause (their hits set referenced bits as fast as the sweep
+ *            clears them; their misses insert and reclaim) while one more
+ *            inserts fresh keys;
+ *  inflight  32 threads, many more than the host's CPUs, each inserting
+ *            fresh keys: a thread preempted between taking its place and
+ *            linking is still counted;
+ *  herd      the cache at its threshold, four threads released at once
+ *            look up the same fresh key, 2000 times: at most one chunk is
+ *            evicted per herd and the key linked once;
+ *  scan      65536 slots, threshold 16, 3000 fresh keys one by one: every
+ *            reclaim, seen by the avc_rcu_reclaim event's probe, visits at
+ *            most AVC_RCU_RECLAIM_SCAN buckets (twice that with lru) and
+ *            evicts at most a chunk;
+ *  allhot    every entry referenced and nothing else running: an insert at
+ *            the threshold still evicts and links.
+ *
+ * dense and inflight stop every thread at a barrier every millisecond and
+ * walk the table there, where nothing is in flight: the entries must be
+ * at most cache_threshold, equal to the places taken (atomic active: no
+ * reservation left behind) and to allocations - frees.  scan and allhot
+ * check it after each insert.  Any failure is printed and the exit status
+ * is 1.
+ *
+ *   avc_native_bound [--seconds S] [--sync MODE|all] [--reclaim POLICY|all]
+ *		      [--test NAME|all] [--seed N]
+ */
+#include <getopt.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/kernel.h>
+#include "glue.h"
+#include "avc_oracle.h"
+#include "avc_rcu_trace.h"
+
+#define MAX_THREADS	32
+#define REPORT_MAX	10
+
+static unsigned long failures;
+static const char *current_run = "";
+
+static __printf(1, 2) void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED) >= REPORT_MAX)
+		return;
+	va_start(ap, fmt);
+	fprintf(stderr, "avc_native_bound: FAIL: %s: ", current_run);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* What the avc_rcu_reclaim and avc_rcu_insert probes saw. */
+static unsigned int max_visited, max_evicted, reclaims_seen;
+static unsigned long full_inserts, linked_inserts;
+
+static void atomic_max(unsigned int *p, unsigned int v)
+{
+	unsigned int old = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+	while (v > old &&
+	       !__atomic_compare_exchange_n(p, &old, v, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+static void probe_reclaim(unsigned int evicted, unsigned int visited,
+			  int policy, int active, unsigned int threshold,
+			  u64 duration_ns)
+{
+	atomic_max(&max_visited, visited);
+	atomic_max(&max_evicted, evicted);
+	__atomic_fetch_add(&reclaims_seen, 1, __ATOMIC_RELAXED);
+}
+
+static void probe_insert(u32 ssid, u32 tsid, u16 tclass, u32 seqno,
+			 unsigned int bucket, int result, int active)
+{
+	if (result == AVC_INSERT_FULL)
+		__atomic_fetch_add(&full_inserts, 1, __ATOMIC_RELAXED);
+	else if (result == AVC_INSERT_LINKED)
+		__atomic_fetch_add(&linked_inserts, 1, __ATOMIC_RELAXED);
+}
+
+static void probes_reset(void)
+{
+	max_visited = 0;
+	max_evicted = 0;
+	reclaims_seen = 0;
+	full_inserts = 0;
+	linked_inserts = 0;
+}
+
+/*
+ * Nothing is in flight: the table holds at most the threshold, as many
+ * entries as places are taken, and allocations - frees of them.  Returns
+ * the entries.
+ */
+static int check_quiet(const char *when)
+{
+	struct avc_cache *c = avc_rcu_cache();
+	unsigned int thr = avc_cache_threshold(c);
+	struct avc_cache_stats st;
+	struct avc_hash_stats hs;
+
+	avc_cache_hash_stats(c, &hs);
+	avc_cache_stats_sum(c, &st);
+	if ((unsigned int)hs.entries > thr)
+		fail("%s: %d entries, threshold %u\n", when, hs.entries, thr);
+	if (hs.entries != atomic_read(&c->active))
+		fail("%s: %d entries, %d places taken\n", when, hs.entries,
+		     atomic_read(&c->active));
+	if ((u32)hs.entries != st.allocations - st.frees)
+		fail("%s: %d entries, allocations %u - frees %u\n", when,
+		     hs.entries, st.allocations, st.frees);
+	return hs.entries;
+}
+
+/* Threads stopped at a barrier while the main thread checks. */
+struct crew {
+	pthread_barrier_t arrive, leave;
+	int pause;		/* the main thread wants a barrier */
+	int stop;
+	unsigned int nthreads;
+};
+
+struct worker {
+	pthread_t tid;
+	struct crew *crew;
+	void (*step)(struct worker *w);
+	unsigned int id;
+	u64 seed;
+	u32 next;		/* next fresh key */
+	unsigned long ops;
+};
+
+static void lookup(u32 s, u32 t, u16 c)
+{
+	struct avc_rcu_decision avd;
+
+	avc_rcu_has_perm(s, t, c, 1, &avd);
+}
+
+/* The hot set: 4 * threshold keys. */
+static unsigned int hot_keys;
+
+static void step_hot(struct worker *w)
+{
+	lookup(1 + avc_rand_range(&w->seed, 0, hot_keys - 1), 7, 3);
+}
+
+/* A key no one asked for before: a miss and an insert. */
+static void step_fresh(struct worker *w)
+{
+	lookup(0x10000000 + w->id * 0x100000 + w->next++, 9, 5);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct crew *cr = w->crew;
+
+	if (avc_native_thread_enter() < 0) {
+		fail("no CPU left for a thread\n");
+		return NULL;
+	}
+	for (;;) {
+		if (__atomic_load_n(&cr->pause, __ATOMIC_ACQUIRE)) {
+			pthread_barrier_wait(&cr->arrive);
+			pthread_barrier_wait(&cr->leave);
+			if (__atomic_load_n(&cr->stop, __ATOMIC_ACQUIRE))
+				break;
+		}
+		w->step(w);
+		if (++w->ops % 64 == 0)
+			avc_native_quiescent_state();
+	}
+	avc_native_thread_exit();
+	return NULL;
+}
+
+/*
+ * Run the workers for @seconds, stopping them every millisecond to check
+ * the bound.  Returns the most entries seen.
+ */
+static int run_crew(struct worker *w, unsigned int n, unsigned int seconds)
+{
+	struct crew cr = { .nthreads = n };
+	u64 end = now_ns() + (u64)seconds * 1000000000;
+	unsigned int i, checks = 0;
+	int max = 0, e;
+
+	pthread_barrier_init(&cr.arrive, NULL, n + 1);
+	pthread_barrier_init(&cr.leave, NULL, n + 1);
+	for (i = 0; i < n; i++) {
+		w[i].crew = &cr;
+		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i])) {
+			fail("pthread_create\n");
+			exit(1);
+		}
+	}
+	do {
+		usleep(1000);
+		__atomic_store_n(&cr.pause, 1, __ATOMIC_RELEASE);
+		pthread_barrier_wait(&cr.arrive);
+		__atomic_store_n(&cr.pause, 0, __ATOMIC_RELAXED);
+		e = check_quiet("at a barrier");
+		if (e > max)
+			max = e;
+		checks++;
+		if (now_ns() >= end)
+			__atomic_store_n(&cr.stop, 1, __ATOMIC_RELEASE);
+		pthread_barrier_wait(&cr.leave);
+	} while (!__atomic_load_n(&cr.stop, __ATOMIC_RELAXED));
+	for (i = 0; i < n; i++)
+		pthread_join(w[i].tid, NULL);
+	pthread_barrier_destroy(&cr.arrive);
+	pthread_barrier_destroy(&cr.leave);
+	printf("  %u checks, at most %d entries", checks, max);
+	return max;
+}
+
+static void stats(struct avc_cache_stats *st)
+{
+	avc_cache_stats_sum(avc_rcu_cache(), st);
+}
+
+static void test_dense(unsigned int seconds, u64 seed)
+{
+	struct worker w[4] = { 0 };
+	struct avc_cache_stats a, b;
+	unsigned int i;
+
+	avc_cache_set_threshold(avc_rcu_cache(), 48);
+	hot_keys = 4 * 48;
+	for (i = 0; i < 4; i++) {
+		w[i].id = i;
+		w[i].seed = seed + i;
+		w[i].step = i ? step_hot : step_fresh;
+	}
+	stats(&a);
+	run_crew(w, 4, seconds);
+	stats(&b);
+	printf(", %u lookups (%u%% hits), %u reclaimed, %lu not cached (full)\n",
+	       b.lookups - a.lookups,
+	       (unsigned int)((u64)(b.hits - a.hits) * 100 /
+			      (b.lookups - a.lookups ?: 1)),
+	       b.reclaims - a.reclaims, full_inserts);
+	if (b.reclaims == a.reclaims)
+		fail("no reclaim\n");
+}
+
+static void test_inflight(unsigned int seconds, u64 seed)
+{
+	struct worker w[MAX_THREADS] = { 0 };
+	struct avc_cache_stats a, b;
+	unsigned int i;
+
+	avc_cache_set_threshold(avc_rcu_cache(), 48);
+	for (i = 0; i < MAX_THREADS; i++) {
+		w[i].id = i;
+		w[i].seed = seed + i;
+		w[i].step = step_fresh;
+	}
+	stats(&a);
+	run_crew(w, MAX_THREADS, seconds);
+	stats(&b);
+	printf(", %u inserts by %d threads, %u reclaimed, %lu not cached (full)\n",
+	       b.misses - a.misses, MAX_THREADS, b.reclaims - a.reclaims,
+	       full_inserts);
+}
+
+/* The herd: each worker looks up herd_key once per round. */
+static u32 herd_key;
+static pthread_barrier_t herd_go, herd_done;
+
+static void *herd_main(void *arg)
+{
+	u32 k;
+
+	if (avc_native_thread_enter() < 0) {
+		fail("no CPU left for a thread\n");
+		return NULL;
+	}
+	for (;;) {
+		pthread_barrier_wait(&herd_go);
+		k = __atomic_load_n(&herd_key, __ATOMIC_ACQUIRE);
+		if (!k)
+			break;
+		lookup(k, 11, 13);
+		avc_native_quiescent_state();
+		pthread_barrier_wait(&herd_done);
+	}
+	avc_native_thread_exit();
+	return NULL;
+}
+
+static void test_herd(unsigned int rounds)
+{
+	enum { HERD = 4, THR = 64 };
+	struct worker w[HERD] = { 0 };
+	struct avc_cache_stats a, b;
+	unsigned int i, r, overlapped = 0, worst = 0;
+	u32 fill = 0x20000000;
+
+	avc_cache_set_threshold(avc_rcu_cache(), THR);
+	pthread_barrier_init(&herd_go, NULL, HERD + 1);
+	pthread_barrier_init(&herd_done, NULL, HERD + 1);
+	for (i = 0; i < HERD; i++)
+		if (pthread_create(&w[i].tid, NULL, herd_main, &w[i])) {
+			fail("pthread_create\n");
+			exit(1);
+		}
+	for (r = 0; r < rounds; r++) {
+		/* Up to the threshold: the herd's miss must reclaim. */
+		while (atomic_read(&avc_rcu_cache()->active) < THR)
+			lookup(fill++, 11, 13);
+		stats(&a);
+		__atomic_store_n(&herd_key, 0x30000000 + r, __ATOMIC_RELEASE);
+		pthread_barrier_wait(&herd_go);
+		pthread_barrier_wait(&herd_done);
+		stats(&b);
+		if (b.misses - a.misses > 1)
+			overlapped++;
+		if (b.reclaims - a.reclaims > worst)
+			worst = b.reclaims - a.reclaims;
+		if (b.reclaims - a.reclaims > AVC_RCU_RECLAIM_CHUNK)
+			fail("round %u: %u misses of one key evicted %u entries\n",
+			     r, b.misses - a.misses, b.reclaims - a.reclaims);
+		check_quiet("after a herd");
+	}
+	__atomic_store_n(&herd_key, 0, __ATOMIC_RELEASE);
+	pthread_barrier_wait(&herd_go);
+	for (i = 0; i < HERD; i++)
+		pthread_join(w[i].tid, NULL);
+	pthread_barrier_destroy(&herd_go);
+	pthread_barrier_destroy(&herd_done);
+	printf("  %u herds of %d, %u with concurrent misses, at most %u evicted by one\n",
+	       rounds, HERD, overlapped, worst);
+	/* A herd that never overlapped tested nothing. */
+	if (!overlapped)
+		fail("no herd had two misses at once\n");
+}
+
+static void test_scan(enum avc_reclaim_policy reclaim)
+{
+	unsigned int cap = AVC_RCU_RECLAIM_SCAN *
+			   (reclaim == AVC_RECLAIM_LRU ? 2 : 1);
+	unsigned int i;
+
+	avc_cache_set_threshold(avc_rcu_cache(), 16);
+	for (i = 0; i < 3000; i++) {
+		lookup(0x40000000 + i, 17, 19);
+		if (i % 100 == 99)
+			check_quiet("after an insert");
+	}
+	printf("  %u reclaims, at most %u buckets visited (cap %u), at most %u evicted,\n"
+	       "  %lu of 3000 not cached (full)\n", reclaims_seen, max_visited,
+	       cap, max_evicted, full_inserts);
+	if (max_visited > cap)
+		fail("a reclaim visited %u buckets, cap %u\n", max_visited,
+		     cap);
+	if (max_evicted > AVC_RCU_RECLAIM_CHUNK)
+		fail("a reclaim evicted %u\n", max_evicted);
+	if (!reclaims_seen)
+		fail("no reclaim\n");
+}
+
+static void test_allhot(void)
+{
+	enum { THR = 32 };
+	struct avc_cache_stats a, b;
+	unsigned int i;
+
+	avc_cache_set_threshold(avc_rcu_cache(), THR);
+	for (i = 0; i < THR; i++)
+		lookup(0x50000000 + i, 23, 29);
+	for (i = 0; i < THR; i++)
+		lookup(0x50000000 + i, 23, 29);		/* all referenced */
+	stats(&a);
+	lookup(0x60000000, 23, 29);
+	stats(&b);
+	check_quiet("after the insert");
+	printf("  every entry referenced: the insert evicted %u, %lu linked\n",
+	       b.reclaims - a.reclaims, linked_inserts);
+	if (b.hits - a.hits || b.misses - a.misses != 1)
+		fail("the %d keys were not all cached\n", THR);
+	if (b.reclaims == a.reclaims)
+		fail("a table of referenced entries: nothing evicted\n");
+	if (!linked_inserts)
+		fail("the new key was not linked\n");
+}
+
+static const char *const tests[] = {
+	"dense", "inflight", "herd", "scan", "allhot",
+};
+
+static int run_one(const char *test, enum avc_sync sync,
+		   enum avc_reclaim_policy reclaim, unsigned int seconds,
+		   u64 seed)
+{
+	struct avc_rcu_config cfg = {
+		.slots = strcmp(test, "scan") ? 512 : 65536,
+		.sync = sync, .reclaim = reclaim, .hash_seed = (u32)seed | 1,
+	};
+	static char name[64];
+	unsigned long before = failures;
+	int err;
+
+	snprintf(name, sizeof(name), "%s %s/%s", test, avc_sync_name(sync),
+		 avc_reclaim_name(reclaim));
+	current_run = name;
+	printf("%s:\n", name);
+	err = avc_rcu_setup(&cfg);
+	if (err) {
+		fail("setup: %d\n", err);
+		return 1;
+	}
+	probes_reset();
+	if (!strcmp(test, "dense"))
+		test_dense(seconds, seed);
+	else if (!strcmp(test, "inflight"))
+		test_inflight(seconds, seed);
+	else if (!strcmp(test, "herd"))
+		test_herd(2000);
+	else if (!strcmp(test, "scan"))
+		test_scan(reclaim);
+	else
+		test_allhot();
+	avc_rcu_teardown();
+	if (avc_native_slab_objects())
+		fail("%ld nodes outlived the cache\n",
+		     avc_native_slab_objects());
+	fflush(stdout);
+	return failures != before;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "seconds", required_argument, NULL, 't' },
+		{ "sync", required_argument, NULL, 's' },
+		{ "reclaim", required_argument, NULL, 'r' },
+		{ "test", required_argument, NULL, 'T' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ }
+	};
+	const char *sync_arg = "all", *reclaim_arg = "all", *test_arg = "all";
+	enum avc_reclaim_policy reclaim;
+	unsigned int seconds = 1, i;
+	enum avc_sync sync;
+	u64 seed = 0;
+	int o, bad = 0;
+
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 't':
+			seconds = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			sync_arg = optarg;
+			break;
+		case 'r':
+			reclaim_arg = optarg;
+			break;
+		case 'T':
+			test_arg = optarg;
+			break;
+		case 'S':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [--seconds S] [--sync MODE|all]\n"
+				"\t[--reclaim POLICY|all] [--test NAME|all] [--seed N]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (!seed)
+		seed = avc_native_random_u32() | (u64)avc_native_random_u32() << 32;
+	printf("avc_native_bound: seed %llu, %ld host CPUs\n",
+	       (unsigned long long)seed, sysconf(_SC_NPROCESSORS_ONLN));
+	if (avc_native_thread_enter() < 0)
+		return 1;
+	avc_native_set_probe(avc_rcu_reclaim, probe_reclaim);
+	avc_native_set_probe(avc_rcu_insert, probe_insert);
+
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		if (strcmp(test_arg, "all") && strcmp(test_arg, tests[i]))
+			continue;
+		for (sync = AVC_SYNC_RCU; sync <= AVC_SYNC_RWLOCK; sync++) {
+			if (strcmp(sync_arg, "all") &&
+			    strcmp(sync_arg, avc_sync_name(sync)))
+				continue;
+			for (reclaim = AVC_RECLAIM_LRU;
+			     reclaim <= AVC_RECLAIM_NEWEST; reclaim++) {
+				if (strcmp(reclaim_arg, "all") &&
+				    strcmp(reclaim_arg,
+					   avc_reclaim_name(reclaim)))
+					continue;
+				bad |= run_one(tests[i], sync, reclaim,
+					       seconds, seed);
+			}
+		}
+	}
+	printf("avc_native_bound: %s\n", bad ? "FAILED" : "all runs ok");
+	return bad;
+}
