@@ -18,6 +18,16 @@
  *                               loaded, each seqno whose load returned; print
  *                               loads=N ms=M seqno=A..B max_ms=L (the
  *                               slowest load)
+ *   avc_tool bursts R THR K     R rounds of avc_rcu_torture.ko's K burst
+ *                               tasks (one fresh key each): before each,
+ *                               fill the cache to THR - K + 1 entries; after
+ *                               it (nothing in flight), fail if hash_stats
+ *                               counts more than THR; print rounds=R max=M
+ *   avc_tool herds R THR        R herds of avc_rcu_torture.ko (burst_herd):
+ *                               before each, fill the cache to THR entries;
+ *                               fail if one evicted more than a chunk; print
+ *                               herds=R overlapped=O worst=W (O: herds with
+ *                               two misses or more, W: most evicted)
  *
  * Exit status 0 on success, 1 with one line on stderr otherwise.
  * Environment: AVC_RCU_MNT.
@@ -231,6 +241,103 @@ static int cmd_torture_load(const char *arg)
 	return 0;
 }
 
+#define TORTURE_BURST "/sys/module/avc_rcu_torture/parameters/burst"
+
+/*
+ * Fill the cache, quiescent, up to @want entries with fresh keys (tsid
+ * *@tsid, moved on for the next call); *@hs is the state after.
+ */
+static int fill_to(long want, __u32 *tsid, struct avc_hash_stats_file *hs,
+		   struct avc_cache_stats_sum *cs)
+{
+	struct avc_reply r;
+	long k;
+	int ret;
+
+	ret = avc_wait_quiescent(5000, hs, cs);
+	if (ret)
+		return ret;
+	for (k = 1; k <= want - hs->entries; k++) {
+		ret = avc_access((__u32)k, *tsid, 7, 0, &r);
+		if (ret)
+			return ret;
+	}
+	++*tsid;
+	return avc_wait_quiescent(5000, hs, cs);
+}
+
+static int cmd_bursts(char **argv)
+{
+	struct avc_cache_stats_sum cs;
+	struct avc_hash_stats_file hs;
+	__u32 rounds, thr, tasks, r, tsid = 60000;
+	long max = 0;
+	int ret;
+
+	if (parse_u32(argv[0], &rounds) || parse_u32(argv[1], &thr) ||
+	    parse_u32(argv[2], &tasks) || !tasks || tasks > thr)
+		return die("bursts", EINVAL);
+	for (r = 1; r <= rounds; r++) {
+		ret = fill_to((long)thr - tasks + 1, &tsid, &hs, &cs);
+		if (ret)
+			return die("fill", ret);
+		ret = avc_write_str(TORTURE_BURST, "1");
+		if (ret)
+			return die(TORTURE_BURST, ret);
+		ret = avc_wait_quiescent(5000, &hs, &cs);
+		if (ret)
+			return die("quiesce", ret);
+		if (hs.entries > max)
+			max = hs.entries;
+		if (hs.entries > (long)thr) {
+			printf("rounds=%u max=%ld\n", r, max);
+			fprintf(stderr, "avc_tool: round %u: %ld entries at threshold %u\n",
+				r, hs.entries, thr);
+			return 1;
+		}
+	}
+	printf("rounds=%u max=%ld\n", rounds, max);
+	return 0;
+}
+
+static int cmd_herds(char **argv)
+{
+	struct avc_cache_stats_sum cs0, cs1;
+	struct avc_hash_stats_file hs;
+	__u32 rounds, thr, r, tsid = 70000, overlapped = 0, worst = 0, ev, miss;
+	int ret;
+
+	if (parse_u32(argv[0], &rounds) || parse_u32(argv[1], &thr) || !thr)
+		return die("herds", EINVAL);
+	for (r = 1; r <= rounds; r++) {
+		/* At the threshold: the herd's first miss reclaims. */
+		ret = fill_to(thr, &tsid, &hs, &cs0);
+		if (ret)
+			return die("fill", ret);
+		ret = avc_write_str(TORTURE_BURST, "1");
+		if (ret)
+			return die(TORTURE_BURST, ret);
+		ret = avc_read_cache_stats(&cs1);
+		if (ret)
+			return die(AVC_RCU_FILE_CACHE_STATS, ret);
+		ev = avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS);
+		miss = avc_stat_delta(&cs0, &cs1, AVC_MISSES);
+		overlapped += miss > 1;
+		if (ev > worst)
+			worst = ev;
+		if (ev > AVC_RCU_RECLAIM_CHUNK) {
+			printf("herds=%u overlapped=%u worst=%u\n", r,
+			       overlapped, worst);
+			fprintf(stderr, "avc_tool: herd %u: %u misses evicted %u entries\n",
+				r, miss, ev);
+			return 1;
+		}
+	}
+	printf("herds=%u overlapped=%u worst=%u\n", rounds, overlapped,
+	       worst);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -249,8 +356,13 @@ int main(int argc, char **argv)
 		return avc_check_mounted() ? 1 : 0;
 	if (!strcmp(cmd, "torture-load") && argc == 3)
 		return cmd_torture_load(argv[2]);
+	if (!strcmp(cmd, "bursts") && argc == 5)
+		return cmd_bursts(argv + 2);
+	if (!strcmp(cmd, "herds") && argc == 4)
+		return cmd_herds(argv + 2);
 	fprintf(stderr,
 		"usage: avc_tool load FILE|- | access S T C R | fill N [TSID] |\n"
-		"       quiesce [MS] | state | mounted | torture-load SECONDS\n");
+		"       quiesce [MS] | state | mounted | torture-load SECONDS |\n"
+		"       bursts ROUNDS THRESHOLD TASKS | herds ROUNDS THRESHOLD\n");
 	return 2;
 }

@@ -19,8 +19,9 @@
 #  3. the reclaim bound under in-kernel hits: a reader kthread on every
 #     CPU looks up one cached key without pause (hot_keys=1) while
 #     `avc_tool fill` inserts fresh keys at cache_threshold 16.  hash_stats
-#     entries must stay within threshold + one chunk + one per CPU and
-#     reclaims must rise every round.  In the spinlock and rwlock modes
+#     entries must stay within the threshold (plus the readers' one key,
+#     which they may be inserting again while the walk runs) and reclaims
+#     must rise every round.  In the spinlock and rwlock modes
 #     every lookup holds the global lock, so a reclaim that only trylocks
 #     it finds it busy and evicts nothing.
 #  4. CLOCK's sweeps under in-kernel hits (reclaim=lru; skipped in the
@@ -35,6 +36,32 @@
 #     KCSAN watching ten times as many accesses as it does by default).  It
 #     passes iff the module's PASS line is logged (every answer checked)
 #     and reclaims and hits rose.
+#  5. the size bound with a hot set four times the threshold: a reader
+#     kthread on every CPU looks up 192 hot keys without pause at
+#     cache_threshold 48 (hits, and misses that insert and reclaim, on
+#     every CPU at once, from task, lock-held and irq_work contexts).
+#     Meanwhile the avc_rcu_insert event, filtered to "active > 48 + two
+#     per CPU" (the entries, at most the threshold, and one insert in
+#     flight per reader and per irq_work), must record nothing; once the
+#     readers are stopped, hash_stats must count at most 48 entries, as
+#     many as allocations - frees.
+#  6. many more inserting tasks than CPUs: eight unbound burst kthreads
+#     per CPU (avc_rcu_torture's burst_tasks) insert a fresh key each, all
+#     released at once, into a cache with one place fewer than the tasks
+#     (cache_threshold twice the tasks): the last of the inserts must
+#     reclaim, whichever it is.  After each round (no insert in flight)
+#     hash_stats must count at most cache_threshold entries; an insert
+#     that read a count before the others linked and reserved nothing
+#     would link beyond it.  With a fixed hash_seed the keys are chosen in
+#     one bucket, so that the inserts queue at its lock (a sleeping lock on
+#     PREEMPT_RT) between the count and the link.  On PREEMPT_RT and with
+#     preempt=full the tasks are also preempted anywhere in their
+#     inserts.
+#  7. a herd (2 CPUs or more): the cache filled to cache_threshold 64, a
+#     kthread bound to every CPU, released together, looks up the same
+#     fresh key: one chunk at most is evicted per herd, never one per
+#     miss.  The case is skipped if no herd had two misses at once (it
+#     would have tested nothing).
 #
 # Environment: AVC_RCU_MNT, AVC_TOOL (default: avc_tool next to this
 # script), AVC_RCU_TORTURE_KO (default: avc_rcu_torture.ko next to this
@@ -124,7 +151,7 @@ state_get() {
 }
 
 echo "TAP version 13"
-echo "1..4"
+echo "1..7"
 
 if [ ! -f "$TKO" ]; then
 	diag "$TKO missing: build it with make selftests (needs KDIR and avc_rcu.ko)"
@@ -132,6 +159,9 @@ if [ ! -f "$TKO" ]; then
 	not_ok "compute_av bypasses the cache # module missing"
 	not_ok "reclaim bound under in-kernel hits # module missing"
 	not_ok "CLOCK sweeps under in-kernel hits # module missing"
+	not_ok "size bound, hot set four times the threshold # module missing"
+	not_ok "size bound, inserting tasks eight per CPU # module missing"
+	not_ok "one chunk per herd of misses # module missing"
 	exit 1
 fi
 thr0=$(cat "$THR")
@@ -288,7 +318,7 @@ fi
 
 # 3. the reclaim bound while every CPU hits in the kernel
 why=
-bound=$((16 + 16 + cpus))
+bound=$((16 + 1))
 rounds=0
 max=0
 if ! "$TOOL" torture-load 0 >"$TMP/load" 2>&1; then
@@ -359,9 +389,7 @@ else
 fi
 if [ "$reclaim" != lru ]; then
 	skip "CLOCK sweeps under in-kernel hits" "reclaim=$reclaim, not lru"
-	exit 0
-fi
-if ! "$TOOL" torture-load 0 >"$TMP/load" 2>&1; then
+elif ! "$TOOL" torture-load 0 >"$TMP/load" 2>&1; then
 	why="torture-load 0 failed: $(cat "$TMP/load")"
 elif ! "$TOOL" state >"$TMP/state0" 2>&1; then
 	why="avc_tool state: $(cat "$TMP/state0")"
@@ -407,11 +435,187 @@ else
 	sed 's/^/# /' "$TMP/klog"
 	verdict "$TMP/klog" || why="${why:+$why; }no PASS line"
 fi
-if [ -z "$why" ]; then
+if [ "$reclaim" != lru ]; then
+	:
+elif [ -z "$why" ]; then
 	ok "CLOCK sweeps under in-kernel hits"
 else
 	diag "$why"
 	not_ok "CLOCK sweeps under in-kernel hits"
+fi
+
+# The events of tracefs, mounted if need be; empty if there are none.
+T=${AVC_RCU_TRACEFS:-/sys/kernel/tracing}
+[ -f "$T/trace" ] || mount -t tracefs nodev "$T" 2>/dev/null || true
+EV=
+[ ! -d "$T/events/avc_rcu/avc_rcu_insert" ] ||
+	EV=$T/events/avc_rcu/avc_rcu_insert
+
+# entries_now: hash_stats's entries, after a quiesce (allocations - frees
+# = entries twice in a row: nothing in flight); sets $entries, $why.
+entries_now() {
+	if ! "$TOOL" quiesce 5000 >/dev/null 2>"$TMP/err"; then
+		why="${why:+$why; }quiesce: $(cat "$TMP/err")"
+	fi
+	if ! "$TOOL" state >"$TMP/state" 2>&1; then
+		why="${why:+$why; }avc_tool state: $(cat "$TMP/state")"
+		entries=0
+		return 1
+	fi
+	entries=$(state_get entries)
+}
+
+# 5. the size bound while every CPU looks up a hot set 4 x threshold
+why=
+thr5=48
+bound5=$((thr5 + 2 * cpus))
+hits5=0
+if ! "$TOOL" torture-load 0 >"$TMP/load" 2>&1; then
+	why="torture-load 0 failed: $(cat "$TMP/load")"
+elif ! "$TOOL" state >"$TMP/state0" 2>&1; then
+	why="avc_tool state: $(cat "$TMP/state0")"
+else
+	cp "$TMP/state0" "$TMP/state"
+	seqno=$(state_get seqno)
+	mark_kernel_log hot
+	echo "$thr5" >"$THR"
+	if [ -n "$EV" ]; then
+		echo "active > $bound5" >"$EV/filter"
+		: >"$T/trace"
+		echo 1 >"$EV/enable"
+	fi
+	if ! insmod "$TKO" hot_keys=$((4 * thr5)) busy_readers=0 \
+	     flush_ms=0 verify_from="$seqno" 2>"$TMP/err"; then
+		why="insmod failed: $(cat "$TMP/err")"
+	else
+		sleep "${AVC_TORTURE_HOT_SECONDS:-1}"
+		rmmod avc_rcu_torture 2>"$TMP/err" ||
+			why="rmmod failed: $(cat "$TMP/err")"
+	fi
+	if [ -n "$EV" ]; then
+		echo 0 >"$EV/enable"
+		over=$(grep -c 'avc_rcu_insert:' "$T/trace" || true)
+		grep -m 3 'avc_rcu_insert:' "$T/trace" | sed 's/^/# /' || true
+		echo 0 >"$EV/filter"
+		[ "$over" -eq 0 ] ||
+			why="${why:+$why; }$over inserts left more than $bound5 places taken"
+	else
+		diag "hot: no avc_rcu_insert event in tracefs: the in-run check is left out"
+	fi
+	entries_now || true
+	[ "$entries" -le "$thr5" ] ||
+		why="${why:+$why; }$entries entries at threshold $thr5"
+	echo "$thr0" >"$THR" || true
+	if "$TOOL" state >"$TMP/state1" 2>&1; then
+		delta=$(stats_delta "$TMP/state0" "$TMP/state1")
+		diag "hot: 192 hot keys at threshold $thr5, $entries entries after, cache_stats: $delta"
+		case " $delta " in
+		*" reclaims+0 "*) why="${why:+$why; }no reclaim" ;;
+		esac
+		case " $delta " in
+		*" hits+0 "*) why="${why:+$why; }no hit" ;;
+		esac
+	fi
+	kernel_log_since >"$TMP/klog"
+	sed 's/^/# /' "$TMP/klog"
+	verdict "$TMP/klog" || why="${why:+$why; }no PASS line"
+fi
+if [ -z "$why" ]; then
+	ok "size bound, hot set four times the threshold"
+else
+	diag "$why"
+	not_ok "size bound, hot set four times the threshold"
+fi
+
+# 6. many more inserting tasks than CPUs, in rounds
+why=
+tasks6=$((8 * cpus))
+[ "$tasks6" -le 256 ] || tasks6=256
+thr6=$((2 * tasks6))
+res6=
+if ! "$TOOL" torture-load 0 >"$TMP/load" 2>&1; then
+	why="torture-load 0 failed: $(cat "$TMP/load")"
+elif ! "$TOOL" state >"$TMP/state" 2>&1; then
+	why="avc_tool state: $(cat "$TMP/state")"
+else
+	seqno=$(state_get seqno)
+	mark_kernel_log burst
+	echo "$thr6" >"$THR"
+	# All their keys in one bucket when the hash seed is known: the
+	# inserts then wait for one another at its lock (a sleeping lock on
+	# PREEMPT_RT), between reading the count and linking.
+	collide=
+	hseed=$(cat /sys/module/avc_rcu/parameters/hash_seed 2>/dev/null || echo 0)
+	hslots=$(cat /sys/module/avc_rcu/parameters/slots 2>/dev/null || echo 0)
+	[ "$hseed" = 0 ] || [ "$hslots" -gt 4096 ] ||
+		collide="collide_seed=$hseed collide_slots=$hslots"
+	# shellcheck disable=SC2086 # $collide is a list of parameters
+	if ! insmod "$TKO" readers=0 flush_ms=0 burst_tasks="$tasks6" \
+	     burst_keys=1 $collide verify_from="$seqno" 2>"$TMP/err"; then
+		why="insmod failed: $(cat "$TMP/err")"
+	else
+		res6=$("$TOOL" bursts "${AVC_TORTURE_BURST_ROUNDS:-12}" \
+		       "$thr6" "$tasks6" 2>"$TMP/err") ||
+			why="$(cat "$TMP/err")"
+		rmmod avc_rcu_torture 2>"$TMP/err" ||
+			why="${why:+$why; }rmmod failed: $(cat "$TMP/err")"
+	fi
+	echo "$thr0" >"$THR" || true
+	kernel_log_since >"$TMP/klog"
+	sed 's/^/# /' "$TMP/klog"
+	verdict "$TMP/klog" || why="${why:+$why; }no PASS line"
+fi
+diag "burst: $tasks6 tasks, a fresh key each${collide:+ in one bucket}, one place too few, threshold $thr6: $res6"
+if [ -z "$why" ]; then
+	ok "size bound, inserting tasks eight per CPU"
+else
+	diag "$why"
+	not_ok "size bound, inserting tasks eight per CPU"
+fi
+
+# 7. a herd of misses of one key at the threshold
+why=
+res7=
+if [ "$cpus" -lt 2 ]; then
+	skip "one chunk per herd of misses" "one CPU"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+if ! "$TOOL" torture-load 0 >"$TMP/load" 2>&1; then
+	why="torture-load 0 failed: $(cat "$TMP/load")"
+elif ! "$TOOL" state >"$TMP/state" 2>&1; then
+	why="avc_tool state: $(cat "$TMP/state")"
+else
+	seqno=$(state_get seqno)
+	mark_kernel_log herd
+	echo 64 >"$THR"
+	if ! insmod "$TKO" readers=0 flush_ms=0 burst_tasks="$cpus" \
+	     burst_herd=1 verify_from="$seqno" 2>"$TMP/err"; then
+		why="insmod failed: $(cat "$TMP/err")"
+	else
+		res7=$("$TOOL" herds "${AVC_TORTURE_HERD_ROUNDS:-32}" 64 \
+		       2>"$TMP/err") || why="$(cat "$TMP/err")"
+		rmmod avc_rcu_torture 2>"$TMP/err" ||
+			why="${why:+$why; }rmmod failed: $(cat "$TMP/err")"
+	fi
+	echo "$thr0" >"$THR" || true
+	kernel_log_since >"$TMP/klog"
+	sed 's/^/# /' "$TMP/klog"
+	verdict "$TMP/klog" || why="${why:+$why; }no PASS line"
+fi
+diag "herd: $cpus CPUs, cache_threshold 64: $res7"
+if [ -z "$why" ]; then
+	case " $res7 " in
+	*" overlapped=0 "*)
+		# The vCPUs never ran the misses at once (single-threaded
+		# TCG runs one vCPU at a time): nothing was tested.
+		skip "one chunk per herd of misses" "no herd had two misses at once"
+		;;
+	*) ok "one chunk per herd of misses" ;;
+	esac
+else
+	diag "$why"
+	not_ok "one chunk per herd of misses"
 fi
 
 [ "$failed" -eq 0 ]

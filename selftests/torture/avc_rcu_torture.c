@@ -65,27 +65,44 @@
  * With readers=0 and probe=N, insmod only checks N avc_rcu_compute_av()
  * answers: userspace can then check that the cache statistics did not
  * move (avc_rcu_compute_av() bypasses the cache).
+ *
+ * Bursts: with burst_tasks=N, N more kthreads wait for rounds, which a
+ * write of R to the burst parameter starts (R rounds, one after the
+ * other; the write returns when the last has ended, so userspace reads
+ * the cache with no insert in flight).  In a round every burst task looks
+ * up burst_keys keys no one asked for before (each a miss and an insert),
+ * unbound, released together once all are awake, so that with N much
+ * larger than the CPUs many inserts are in flight at once, preempted
+ * anywhere on a preemptible kernel; or, with
+ * burst_herd=1, one task bound to each online CPU, all released together
+ * once all are awake, look up the same fresh key: a herd of misses.  Each
+ * answer is checked as the readers' are.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/hrtimer.h>
+#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/sysfs.h>
+#include <linux/wait.h>
 
 #include <avc_rcu/avc_rcu.h>
 #include "../avc_oracle.h"
@@ -133,7 +150,7 @@ MODULE_PARM_DESC(probe,
 static unsigned int hot_keys;
 module_param(hot_keys, uint, 0444);
 MODULE_PARM_DESC(hot_keys,
-		 "readers look up only the first N of the 64 hot keys, hits once cached (default 0: the usual mix; 1: one key, the load a reclaim must make progress under)");
+		 "readers look up only the first N of the 256 hot keys, hits once cached (default 0: the usual mix over the first 64; 1: one key, the load a reclaim must make progress under; four times cache_threshold: a working set the cache cannot hold, looked up without pause)");
 
 static unsigned int churn;
 module_param(churn, uint, 0444);
@@ -174,11 +191,47 @@ static ulong seed;
 module_param(seed, ulong, 0444);
 MODULE_PARM_DESC(seed, "PRNG seed (default 0: random)");
 
+static unsigned int burst_tasks;
+module_param(burst_tasks, uint, 0444);
+MODULE_PARM_DESC(burst_tasks,
+		 "kthreads that insert fresh keys in the rounds a write to burst starts (default 0: none)");
+
+static unsigned int burst_keys = 4;
+module_param(burst_keys, uint, 0444);
+MODULE_PARM_DESC(burst_keys,
+		 "fresh keys each burst task looks up in a round (default 4)");
+
+static bool burst_herd;
+module_param(burst_herd, bool, 0444);
+MODULE_PARM_DESC(burst_herd,
+		 "burst tasks, one bound to each online CPU (burst_tasks is then their number), all look up one fresh key per round, released together (default 0)");
+
+static uint collide_seed;
+module_param(collide_seed, uint, 0444);
+MODULE_PARM_DESC(collide_seed,
+		 "with collide_slots: avc_rcu's hash_seed; the burst tasks' fresh keys are then chosen to fall in one bucket, whose lock they all take (default 0: keys not placed; needs a table of at most a few thousand slots)");
+
+static uint collide_slots;
+module_param(collide_slots, uint, 0444);
+MODULE_PARM_DESC(collide_slots,
+		 "with collide_seed: avc_rcu's slots (default 0)");
+
+static int torture_burst_set(const char *val, const struct kernel_param *kp);
+static int torture_burst_get(char *buf, const struct kernel_param *kp);
+
+static const struct kernel_param_ops torture_burst_ops = {
+	.set = torture_burst_set,
+	.get = torture_burst_get,
+};
+module_param_cb(burst, &torture_burst_ops, NULL, 0644);
+MODULE_PARM_DESC(burst,
+		 "write R: run R rounds of the burst tasks, returning when the last has ended; read: the rounds run so far");
+
 #define TORTURE_BATCH		8	/* lookups per lock-held or irq batch */
 #define TORTURE_RESCHED		32	/* lookups between cond_resched() */
 #define TORTURE_BURST		256	/* lookups between pauses */
 #define TORTURE_MAX_PAUSE_NS	NSEC_PER_SEC
-#define TORTURE_HOT		64	/* keys most lookups go to */
+#define TORTURE_HOT		256	/* hot keys; the usual mix uses 64 */
 #define TORTURE_FLUSH_PHASE	16	/* flushes in a row, then a pause */
 #define TORTURE_MAX_REPORTS	4	/* wrong answers logged in full */
 
@@ -245,6 +298,31 @@ static atomic_t torture_nwrong = ATOMIC_INIT(0);
 static struct cpumask torture_cpus_seen;	/* CPUs that ran checked lookups */
 static struct torture_report torture_reports[TORTURE_MAX_REPORTS];
 static struct torture_count torture_probe_count;
+
+/* The burst tasks and their rounds. */
+#define TORTURE_BURST_SSID	0x1000		/* fresh keys: ssid from here */
+#define TORTURE_HERD_SSID	0x80000000	/* a herd's key: from here */
+/* And a tsid of this load's own, outside the policies' key space. */
+#define TORTURE_BURST_WAIT	(30 * HZ)	/* the longest round */
+
+struct torture_burster {
+	struct task_struct *task;
+	unsigned int id;
+	struct torture_count count;
+};
+
+static struct torture_burster *torture_bursters;
+static unsigned int torture_nbursters;
+static DECLARE_WAIT_QUEUE_HEAD(torture_burst_wq);
+static DEFINE_MUTEX(torture_burst_mutex);	/* one writer of burst at a time */
+static unsigned int torture_burst_round;	/* the round the tasks run */
+static atomic_t torture_burst_arrived;		/* tasks awake this round */
+static DECLARE_WAIT_QUEUE_HEAD(torture_burst_go_wq);
+static unsigned int torture_burst_go;		/* the round released */
+static atomic_t torture_burst_left;		/* tasks still in the round */
+static struct completion torture_burst_done;
+static unsigned int torture_burst_rounds;	/* rounds completed */
+static u32 torture_burst_tsid;
 
 /* Wrap-safe "a is an older seqno than b". */
 static bool torture_before(u32 a, u32 b)
@@ -411,6 +489,23 @@ static void torture_lookup(struct torture_count *cnt, u64 *rng,
 	torture_check(cnt, &a);
 }
 
+/* One avc_rcu_has_perm() on a given key, checked. */
+static void torture_lookup_key(struct torture_count *cnt, u64 *rng, u32 s,
+			       u32 t, u16 c, const char *ctx)
+{
+	struct torture_answer a = {
+		.ctx = ctx, .ssid = s, .tsid = t, .tclass = c,
+	};
+
+	/* Pairs with torture_completed_set(), as in torture_lookup(). */
+	a.completed = smp_load_acquire(&torture_completed);
+	a.s0 = avc_rcu_policy_seqno();
+	a.requested = torture_requested(rng, s, t, c, a.s0);
+	a.ret = avc_rcu_has_perm(s, t, c, a.requested, &a.d);
+	a.s1 = avc_rcu_policy_seqno();
+	torture_check(cnt, &a);
+}
+
 /* One avc_rcu_compute_av() on a random key, checked. */
 static void torture_compute(struct torture_count *cnt, u64 *rng,
 			    const char *ctx)
@@ -539,6 +634,127 @@ static int torture_flusher_fn(void *arg)
 	return 0;
 }
 
+/*
+ * The @k-th fresh ssid of the bursts.  With collide_seed and
+ * collide_slots, the first ssid of the @k-th range of TORTURE_COLLIDE
+ * whose key (ssid, @tsid, 1) falls in the bucket of (0, @tsid, 1), by
+ * avc_rcu's hash (avc/node.h) recomputed; if the range has none (a table
+ * too large for it), its first.
+ */
+#define TORTURE_COLLIDE		8192
+
+static u32 torture_fresh_ssid(u32 k, u32 tsid)
+{
+	u32 mask = collide_slots - 1, want, from, s;
+
+	if (!collide_seed || !is_power_of_2(collide_slots))
+		return TORTURE_BURST_SSID + k;
+	want = jhash_3words(0, tsid, 1, collide_seed) & mask;
+	from = TORTURE_BURST_SSID + k * TORTURE_COLLIDE;
+	for (s = from; s - from < TORTURE_COLLIDE; s++)
+		if ((jhash_3words(s, tsid, 1, collide_seed) & mask) == want)
+			return s;
+	return from;
+}
+
+/*
+ * A burst task: wait for a round, run it, say it is done.  A herd's tasks
+ * wait for one another first, spinning (each is alone on its CPU), so
+ * that their misses of the one key start together.
+ */
+static int torture_burster_fn(void *arg)
+{
+	struct torture_burster *b = arg;
+	unsigned int round = 0, i, base;
+	unsigned long until;
+	u64 rng = seed ^ ((u64)b->id << 32);
+
+	while (!kthread_should_stop()) {
+		wait_event_interruptible(torture_burst_wq,
+					 READ_ONCE(torture_burst_round) != round ||
+					 kthread_should_stop());
+		if (kthread_should_stop())
+			break;
+		round = READ_ONCE(torture_burst_round);
+		if (burst_herd) {
+			struct torture_answer a = {
+				.ctx = "herd", .ssid = TORTURE_HERD_SSID + round,
+				.tsid = torture_burst_tsid, .tclass = 1,
+			};
+
+			/* Everything but the lookup before the barrier. */
+			a.completed = smp_load_acquire(&torture_completed);
+			a.s0 = avc_rcu_policy_seqno();
+			a.requested = torture_requested(&rng, a.ssid, a.tsid,
+							a.tclass, a.s0);
+			atomic_inc(&torture_burst_arrived);
+			until = jiffies + HZ;
+			while (atomic_read(&torture_burst_arrived) <
+			       torture_nbursters && time_before(jiffies, until))
+				cpu_relax();
+			a.ret = avc_rcu_has_perm(a.ssid, a.tsid, a.tclass,
+						 a.requested, &a.d);
+			a.s1 = avc_rcu_policy_seqno();
+			torture_check(&b->count, &a);
+		} else {
+			/*
+			 * The last to wake releases the others, all made
+			 * runnable at once.
+			 */
+			if (atomic_inc_return(&torture_burst_arrived) ==
+			    torture_nbursters) {
+				WRITE_ONCE(torture_burst_go, round);
+				wake_up_all(&torture_burst_go_wq);
+			} else {
+				wait_event_timeout(torture_burst_go_wq,
+						   READ_ONCE(torture_burst_go) ==
+						   round, HZ);
+			}
+			base = (round * torture_nbursters + b->id) * burst_keys;
+			for (i = 0; i < burst_keys; i++)
+				torture_lookup_key(&b->count, &rng,
+						   torture_fresh_ssid(base + i,
+								      torture_burst_tsid),
+						   torture_burst_tsid, 1, "burst");
+		}
+		if (atomic_dec_and_test(&torture_burst_left))
+			complete(&torture_burst_done);
+	}
+	return 0;
+}
+
+static int torture_burst_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n, r;
+	int err;
+
+	err = kstrtouint(val, 0, &n);
+	if (err)
+		return err;
+	if (!torture_nbursters)
+		return -ENODEV;
+	mutex_lock(&torture_burst_mutex);
+	for (r = 0; r < n && !err; r++) {
+		reinit_completion(&torture_burst_done);
+		atomic_set(&torture_burst_arrived, 0);
+		atomic_set(&torture_burst_left, torture_nbursters);
+		WRITE_ONCE(torture_burst_round, torture_burst_round + 1);
+		wake_up_all(&torture_burst_wq);
+		if (!wait_for_completion_timeout(&torture_burst_done,
+						 TORTURE_BURST_WAIT))
+			err = -ETIMEDOUT;
+		else
+			torture_burst_rounds++;
+	}
+	mutex_unlock(&torture_burst_mutex);
+	return err;
+}
+
+static int torture_burst_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(torture_burst_rounds));
+}
+
 static void torture_merge(struct torture_count *sum,
 			  const struct torture_count *c)
 {
@@ -569,6 +785,9 @@ static void torture_stop(void)
 			kthread_stop(torture_readers[i].task);
 		irq_work_sync(&torture_readers[i].iw);
 	}
+	for (i = 0; i < torture_nbursters; i++)
+		if (torture_bursters[i].task)
+			kthread_stop(torture_bursters[i].task);
 }
 
 static void torture_print_report(const struct torture_report *r)
@@ -596,6 +815,12 @@ static void torture_summary(void)
 	unsigned long irq = 0, irq_thread = 0, locked = 0, pauses = 0;
 	int i, idle = 0, nwrong = atomic_read(&torture_nwrong);
 
+	for (i = 0; i < torture_nbursters; i++)
+		torture_merge(&sum, &torture_bursters[i].count);
+	if (torture_nbursters)
+		pr_info("bursts: %u tasks (%s), %u rounds\n", torture_nbursters,
+			burst_herd ? "a herd of one key" : "fresh keys",
+			torture_burst_rounds);
 	for (i = 0; i < torture_nreaders; i++) {
 		if (!torture_readers[i].task_count.checked) {
 			pr_err("reader %d on CPU %d made no lookup\n", i,
@@ -655,6 +880,11 @@ static int __init torture_init(void)
 		pr_err("churn=%u needs hot_keys\n", churn);
 		return -EINVAL;
 	}
+	if (burst_herd && burst_tasks > num_online_cpus()) {
+		pr_err("burst_herd: at most one task per online CPU (%u)\n",
+		       num_online_cpus());
+		return -EINVAL;
+	}
 	torture_base_seqno = avc_rcu_policy_seqno();
 	/*
 	 * The policy in force was loaded before insmod: no answer may be
@@ -707,6 +937,36 @@ static int __init torture_init(void)
 		torture_readers[i].task = t;
 		wake_up_process(t);
 	}
+	init_completion(&torture_burst_done);
+	torture_burst_tsid = get_random_u32() | 0x80000000;
+	if (burst_tasks) {
+		torture_bursters = kcalloc(burst_tasks,
+					   sizeof(*torture_bursters),
+					   GFP_KERNEL);
+		if (!torture_bursters) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	cpu = -1;
+	for (i = 0; i < burst_tasks; i++) {
+		struct task_struct *t;
+
+		torture_bursters[i].id = i;
+		t = kthread_create(torture_burster_fn, &torture_bursters[i],
+				   "avc_torture_b/%d", i);
+		if (IS_ERR(t)) {
+			err = PTR_ERR(t);
+			goto fail;
+		}
+		if (burst_herd) {
+			cpu = cpumask_next(cpu, cpu_online_mask);
+			kthread_bind(t, cpu);
+		}
+		torture_bursters[i].task = t;
+		torture_nbursters = i + 1;
+		wake_up_process(t);
+	}
 	if (flush_ms) {
 		struct task_struct *t;
 
@@ -724,6 +984,7 @@ static int __init torture_init(void)
 
 fail:
 	torture_stop();
+	kfree(torture_bursters);
 	kfree(torture_readers);
 	return err;
 }
@@ -732,6 +993,7 @@ static void __exit torture_exit(void)
 {
 	torture_stop();
 	torture_summary();
+	kfree(torture_bursters);
 	kfree(torture_readers);
 }
 
