@@ -409,11 +409,23 @@ void avc_cache_reset(struct avc_cache *c, u32 seqno)
  * avc_cache_threshold() - current cache_threshold
  * @c: the cache
  *
- * Return: live entries above which an insert reclaims.
+ * Return: the most entries the cache may hold; an insert that takes a
+ * place beyond it reclaims first.
  */
 unsigned int avc_cache_threshold(const struct avc_cache *c)
 {
 	return READ_ONCE(c->threshold);
+}
+
+/**
+ * avc_cache_slots() - number of buckets
+ * @c: the cache
+ *
+ * Return: the number of buckets, fixed when the cache was created.
+ */
+unsigned int avc_cache_slots(const struct avc_cache *c)
+{
+	return c->mask + 1;
 }
 
 /**

@@ -86,7 +86,7 @@ TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
 TESTS=${AVC_RCU_TESTS-avc_threshold avc_formats avc_functional avc_policy \
 avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
-avc_torture.sh}
+avc_torture.sh avc_reach.sh}
 # The trace calls are the same in every mode (after the locked and the
 # lockless branch alike): once a guest is enough.
 ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory avc_tracepoints.sh}

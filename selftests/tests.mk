@@ -13,7 +13,8 @@ AVC_PROGS := avc_util_test avc_functional avc_threshold avc_reclaim \
 AVC_HELPERS := avc_tool
 # Scripts run_vm_suite.sh runs: avc_unload.sh is ours, avcstat_test.sh
 # comes from tools' owner.
-AVC_SCRIPTS := avc_unload.sh avc_torture.sh avc_tracepoints.sh avc_kunit.sh
+AVC_SCRIPTS := avc_unload.sh avc_torture.sh avc_reach.sh avc_tracepoints.sh \
+	       avc_kunit.sh
 AVC_FILES := run_vm_suite.sh ktap.sh avcstat_test.sh
 
 # The helpers every program links, one archive: avc_io (files below the
@@ -27,4 +28,5 @@ AVC_HDRS := avc_io.h avc_fileformat.h avc_model.h avc_test.h avc_oracle.h
 # its file).  Each skips (exit 4) when not root or without the module.
 KSFT_NAMES := avc_util_test avc_threshold avc_formats avc_functional \
 	      avc_policy avc_load avc_reclaim avc_eviction avc_concurrency \
-	      avcstat_test.sh avc_torture.sh avc_memory avc_wrap avc_unload.sh
+	      avcstat_test.sh avc_torture.sh avc_reach.sh avc_memory avc_wrap \
+	      avc_unload.sh

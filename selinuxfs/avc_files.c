@@ -4,9 +4,12 @@
  * avc/cache_stats, in selinuxfs's formats.
  */
 
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
+#include <linux/printk.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -25,6 +28,22 @@ static ssize_t avcrcufs_threshold_read(struct file *file, char __user *ubuf,
 	len = scnprintf(buf, sizeof(buf), "%u\n",
 			avc_cache_threshold(avc_rcu_cache()));
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/*
+ * A reclaim reaches AVC_RCU_RECLAIM_SCAN buckets: with many more slots
+ * than entries it finds about threshold * SCAN / slots entries there, and
+ * below one, most misses find nothing to evict and are not cached.  Say so
+ * once the administrator sets such a threshold (the admin guide, "Sizing
+ * the table").
+ */
+static void avcrcufs_threshold_notice(unsigned int val)
+{
+	unsigned int slots = avc_cache_slots(avc_rcu_cache());
+
+	if ((u64)val * AVC_RCU_RECLAIM_SCAN < slots)
+		pr_notice_ratelimited("cache_threshold %u with %u slots: a reclaim reaches %u buckets, which hold less than one entry on average; most misses will not be cached (raise cache_threshold, or load with fewer slots)\n",
+				      val, slots, AVC_RCU_RECLAIM_SCAN);
 }
 
 static ssize_t avcrcufs_threshold_write(struct file *file,
@@ -46,6 +65,7 @@ static ssize_t avcrcufs_threshold_write(struct file *file,
 	if (avc_parse_threshold(buf, count, &val))
 		return -EINVAL;
 	avc_cache_set_threshold(avc_rcu_cache(), val);
+	avcrcufs_threshold_notice(val);
 	return count;
 }
 
