@@ -26,6 +26,19 @@
 #define AVC_NODE_CACHE_NAME "avc_rcu_node"
 #endif
 
+/*
+ * The node cache is not merged with another cache of 64-byte objects, so
+ * that its nodes show in /proc/slabinfo under its own name and SLUB
+ * reports any left when it is destroyed.  SLAB_NO_MERGE came in 6.6: on
+ * 6.1, a kernel that merges caches by default (CONFIG_SLAB_MERGE_DEFAULT,
+ * Debian's) may merge it unless booted with slab_nomerge.
+ */
+#ifdef SLAB_NO_MERGE
+#define AVC_NODE_SLAB_FLAGS	(SLAB_HWCACHE_ALIGN | SLAB_NO_MERGE)
+#else
+#define AVC_NODE_SLAB_FLAGS	SLAB_HWCACHE_ALIGN
+#endif
+
 static struct kmem_cache *avc_node_cachep;
 
 /**
@@ -42,7 +55,7 @@ int avc_core_init(void)
 	BUILD_BUG_ON(sizeof(struct avc_node) > 64);
 	avc_node_cachep = kmem_cache_create(AVC_NODE_CACHE_NAME,
 					    sizeof(struct avc_node), 0,
-					    SLAB_HWCACHE_ALIGN, NULL);
+					    AVC_NODE_SLAB_FLAGS, NULL);
 	if (!avc_node_cachep)
 		return -ENOMEM;
 	return 0;

@@ -92,8 +92,10 @@ static __always_inline void avc_node_touch(struct avc_node *node)
  * @k: the key
  *
  * The caller holds rcu_read_lock() (rcu mode), the global lock (locked
- * modes; interrupts off, which RCU also counts as a read-side critical
- * section) or the bucket's update lock, which lockdep checks.
+ * modes) or the bucket's update lock, which lockdep checks.  Holding either
+ * lock is also an RCU read-side critical section: it disables interrupts,
+ * or on PREEMPT_RT, where it does not, the sleeping lock takes
+ * rcu_read_lock() itself (kernel/locking/spinlock_rt.c).
  *
  * Return: the node, or NULL.
  */

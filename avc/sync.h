@@ -7,8 +7,11 @@
  * helpers below, which pick the lock the mode calls for: in rcu mode the
  * read side is rcu_read_lock() and each bucket has its own update lock; in
  * the spinlock and rwlock modes one global lock (taken for reading by
- * lookups in rwlock mode) stands in for both.  Every lock is taken
- * with interrupts off.  Nothing else in the core tests the mode, except the
+ * lookups in rwlock mode) stands in for both; a reclaim lock serialises
+ * the reclaims (avc_reclaim_lock()).  Every lock is taken with the
+ * _irqsave forms: interrupts off, but on PREEMPT_RT, where they are
+ * sleeping locks that leave interrupts on and keep the holder on its CPU.
+ * Nothing else in the core tests the mode, except the
  * lookup's static branch (avc_sync_locked()) that keeps the locked modes
  * off the rcu hit path.  What each lock protects is stated once, at
  * struct avc_cache in avc.h.
