@@ -4,7 +4,8 @@
 #
 #   make                 avc_rcu.ko, tools/avcstat/avcstat,
 #                        tools/avc_workload/avc_workload and
-#                        tools/avc_trace/avc_tracegen
+#                        tools/avc_trace/'s avc_tracegen, avc_record and
+#                        avc_replay_access
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
 #   make install         the module (modules_install, then depmod),

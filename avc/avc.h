@@ -120,6 +120,7 @@ void avc_cache_reset(struct avc_cache *c, u32 seqno);
 unsigned int avc_cache_threshold(const struct avc_cache *c);
 void avc_cache_set_threshold(struct avc_cache *c, unsigned int threshold);
 unsigned int avc_cache_slots(const struct avc_cache *c);
+u32 avc_cache_seed(const struct avc_cache *c);
 
 /**
  * enum avc_reclaim_policy - which entries a reclaim evicts

@@ -431,6 +431,17 @@ unsigned int avc_cache_threshold(const struct avc_cache *c)
 }
 
 /**
+ * avc_cache_seed() - the hash seed in use
+ * @c: the cache
+ *
+ * Return: the seed avc_cache_create() was given, or the one it drew.
+ */
+u32 avc_cache_seed(const struct avc_cache *c)
+{
+	return c->seed;
+}
+
+/**
  * avc_cache_slots() - number of buckets
  * @c: the cache
  *

@@ -373,10 +373,18 @@ else
 	skip "insmod fault sweep" "no fault injection (/proc/self/fail-nth, $FI/failslab)"
 fi
 
-# The load parameters as given, read-only in sysfs.
+# The load parameters as given, read-only in sysfs; a hash_seed of 0 reads
+# as the seed drawn, the one the load's log line gives.
 params_shown() {	# sync reclaim seed
 	d=/sys/module/avc_rcu/parameters
-	for kv in "sync $1" "reclaim $2" "hash_seed $3"; do
+	want_seed=$3
+	if [ "$3" = 0 ]; then
+		want_seed=$(dmesg | sed -n 's/.*avc_rcu: .* hash_seed \([0-9]*\) (drawn at random).*/\1/p' |
+			    tail -n 1)
+		[ -n "$want_seed" ] && [ "$want_seed" != 0 ] ||
+			{ echo "no drawn hash_seed in the kernel log"; return 1; }
+	fi
+	for kv in "sync $1" "reclaim $2" "hash_seed $want_seed"; do
 		set -- $kv
 		got=$(cat "$d/$1") || return 1
 		[ "$got" = "$2" ] || { echo "$d/$1: '$got', want '$2'"; return 1; }

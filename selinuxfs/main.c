@@ -34,7 +34,7 @@ MODULE_PARM_DESC(reclaim,
 static uint hash_seed;
 module_param(hash_seed, uint, 0444);
 MODULE_PARM_DESC(hash_seed,
-		 "hash seed; 0 (default) for a random one; fixed, the buckets of keys and so reclaim are reproducible (tests, replays)");
+		 "hash seed; 0 (default) for a random one; fixed, the buckets of keys and so reclaim are reproducible (tests, replays); reads as the seed in use, which the load's log line also gives");
 
 static uint seqno_start;
 module_param(seqno_start, uint, 0444);
@@ -124,8 +124,14 @@ static int __init avc_rcu_init(void)
 		avc_core_exit();
 		return err;
 	}
-	pr_info("%u slots, sync=%s, reclaim=%s, cache_threshold %u\n", slots,
-		avc_sync_name(cfg.sync), avc_reclaim_name(cfg.reclaim),
+	/*
+	 * The seed in use, drawn or given, for the parameter to show: a run
+	 * with a random seed can then be repeated with hash_seed=<it>.
+	 */
+	hash_seed = avc_cache_seed(avc_rcu_cache());
+	pr_info("%u slots, sync=%s, reclaim=%s, hash_seed %u%s, cache_threshold %u\n",
+		slots, avc_sync_name(cfg.sync), avc_reclaim_name(cfg.reclaim),
+		hash_seed, cfg.hash_seed ? "" : " (drawn at random)",
 		avc_cache_threshold(avc_rcu_cache()));
 	if (seqno_start)
 		pr_info("test mode: policy seqno starts at %u\n", seqno_start);
@@ -142,5 +148,6 @@ module_init(avc_rcu_init);
 module_exit(avc_rcu_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The avc_rcu developers (README.md, \"Reporting problems\")");
 MODULE_DESCRIPTION("RCU access vector cache with selinuxfs-style tuning and statistics");
 MODULE_VERSION(AVC_RCU_VERSION);

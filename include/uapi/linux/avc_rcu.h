@@ -4,9 +4,11 @@
  *
  * Everything a program needs to find and parse the avcrcufs files lives
  * here: names, the exact formats and the limits the kernel enforces.  The
- * formats are those of selinuxfs, so tools written for
- * /sys/fs/selinux/avc/ (libselinux's avcstat among them) read these files
- * unchanged.
+ * formats of avc/hash_stats, avc/cache_stats and access are selinuxfs's,
+ * so tools written for /sys/fs/selinux/avc/ (libselinux's avcstat among
+ * them) read those unchanged; avc/cache_threshold reads with a newline and
+ * parses strictly, and load takes avc_rcu's own text policy
+ * (Documentation/ABI/testing/avcrcufs says how each differs).
  */
 #ifndef _UAPI_LINUX_AVC_RCU_H
 #define _UAPI_LINUX_AVC_RCU_H
@@ -45,7 +47,10 @@
  */
 #define AVC_RCU_ACCESS_REPLY_FMT	"%x %x %x %x %u %x"
 
-/* avc/cache_threshold accepts 1..AVC_RCU_THRESHOLD_MAX. */
+/*
+ * avc/cache_threshold accepts 1..AVC_RCU_THRESHOLD_MAX: the most entries
+ * the cache holds.
+ */
 #define AVC_RCU_THRESHOLD_DEFAULT	512
 #define AVC_RCU_THRESHOLD_MIN		1
 #define AVC_RCU_THRESHOLD_MAX		1048576
@@ -64,7 +69,10 @@
  */
 #define AVC_RCU_RECLAIM_SCAN		512
 
-/* The largest policy text one write to "load" may carry. */
+/*
+ * The largest policy text one open file of "load" may carry, all its
+ * writes together.
+ */
 #define AVC_RCU_POLICY_MAX_BYTES	(64U << 20)
 
 /* Bits of the decision's flags word. */
