@@ -74,6 +74,7 @@ unsigned int avc_native_random_u32(void);
 
 /* Objects allocated by kmem_cache_alloc() and not yet freed, all caches. */
 long avc_native_slab_objects(void);
+void avc_native_slab_prefill(unsigned long objects);
 
 #ifndef AVC_NATIVE_URCU
 /* The epoch RCU (rcu_epoch.c). */
