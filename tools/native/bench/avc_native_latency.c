@@ -13,13 +13,35 @@
  * the call; 6.1: avc_reclaim_node() ran), and the table gives p50, p99,
  * p99.9 and the maximum of each kind in nanoseconds, the ratio of their
  * p99s (the goal: at most 2), the largest number of buckets one reclaim
- * visited, and the share of misses whose decision was not cached because
- * the reclaim found nothing in reach (avc_rcu's "full"; 6.1 caches
- * always).  The same security server (an empty policy) answers both, so
- * the difference is how a miss is cached.
+ * visited (6.1: buckets tried), the share of misses whose decision was not
+ * cached because the reclaim found nothing in reach (avc_rcu's "full"; 6.1
+ * caches always), and for avc_rcu the p50 and p99 of the reclaim alone,
+ * the tracepoint's duration_ns (time in avc_reclaim(), as a guest's trace
+ * reports it).
+ *
+ * The security server is the same for both, so the difference is how a
+ * miss is cached.  Its policy (--rules R, default 131072): R allow rules,
+ * one for each source SID 1..R with target SID 2 and class 3, 24 bytes
+ * each in the sorted array a computation binary-searches (3 MiB, 17 steps
+ * at the default).  A row's i-th fresh key is source 1 + (i * 2654435761
+ * mod R) (a permutation of 1..R, so that each search goes its own way
+ * through the table rather than along the previous key's path, and the
+ * low bits, which 6.1's hash keeps, vary); past R keys, sources beyond R,
+ * denied after the same search.  --rules 0 is the empty policy, which
+ * answers in a few nanoseconds.  A real SELinux miss costs more again:
+ * security_compute_av() looks up the access-vector table for every pair
+ * of the source's and target's type attributes and evaluates the class's
+ * constraints.
+ *
+ * The node allocator of the native shim is filled before each cache is
+ * made (avc_native_slab_prefill()) with a node for every miss of the row,
+ * warm-up included: liburcu's callback thread frees every 10 ms, and
+ * without it every 64th miss would grow a slab, always the one that
+ * reclaims.  avc_rcu's reclaiming misses also pay for the probe's two
+ * clock reads (the tracepoint's duration_ns), which 6.1's do not.
  *
  *   avc_native_latency [--misses N] [--csv FILE] [--slots "S..."]
- *			[--thresholds "T..."]
+ *			[--thresholds "T..."] [--rules R]
  *
  * A measurement, not a test: the exit status is 0 unless something could
  * not be set up.
@@ -33,10 +55,16 @@
 
 #include <linux/kernel.h>
 #include "glue.h"
+#include "ss.h"
 #include "avc_rcu_trace.h"
 #include "upstream61.h"
 
 #define MODES		4	/* lru, fifo, newest, 6.1 */
+#define MODE_61		3
+#define TSID		2
+#define TCLASS		3
+/* A prime, so that i -> i * KEY_STEP mod R permutes 0..R-1 (key_ssid()). */
+#define KEY_STEP	2654435761U
 
 static const char *const mode_names[MODES] = {
 	"lru", "fifo", "newest", "6.1",
@@ -44,6 +72,7 @@ static const char *const mode_names[MODES] = {
 
 /* Set by the probes during the call being timed. */
 static bool reclaimed;
+static u64 reclaim_ns;
 static unsigned int visited_max;
 static unsigned long full;
 
@@ -52,6 +81,7 @@ static void probe_reclaim(unsigned int evicted, unsigned int visited,
 			  u64 duration_ns)
 {
 	reclaimed = true;
+	reclaim_ns = duration_ns;
 	if (visited > visited_max)
 		visited_max = visited;
 }
@@ -110,72 +140,179 @@ static u32 timer_cost(void)
 	return quantile(&d, 0.5);
 }
 
-static u32 key_next = 1;
+static void call_rcu_nop(struct rcu_head *head)
+{
+}
+
+/*
+ * What one call_rcu() costs here, the median of 64 batches of 16 (a
+ * chunk's worth) in a row, as a reclaim makes one for each entry it
+ * evicts.  (The first after the callback thread went to sleep also wakes
+ * it, a system call: the median leaves that batch out.)
+ */
+static u32 call_rcu_cost(void)
+{
+	static struct rcu_head heads[64][AVC_RCU_RECLAIM_CHUNK];
+	static u32 v[ARRAY_SIZE(heads)];
+	struct dist d = { v, ARRAY_SIZE(v) };
+	unsigned int i, j;
+	u64 t0;
+
+	for (i = 0; i < ARRAY_SIZE(heads); i++) {
+		t0 = now_ns();
+		for (j = 0; j < ARRAY_SIZE(heads[i]); j++)
+			call_rcu(&heads[i][j], call_rcu_nop);
+		v[i] = (now_ns() - t0) / ARRAY_SIZE(heads[i]);
+	}
+	rcu_barrier();
+	qsort(v, d.n, sizeof(u32), cmp_u32);
+	return quantile(&d, 0.5);
+}
+
+/* The policy: an allow rule for each source 1..rules (target 2, class 3). */
+#define MAX_RULES	16777216U	/* 2^24 */
+static u32 rules = 131072;
+static char *policy;
+static size_t policy_len;
+
+static int policy_make(void)
+{
+	size_t size = (size_t)rules * 32 + 1, n = 0;
+	u32 s;
+
+	if (!rules)
+		return 0;
+	policy = malloc(size);
+	if (!policy)
+		return -1;
+	for (s = 1; s <= rules; s++)
+		n += snprintf(policy + n, size - n, "allow %u %u %u 0x7\n", s,
+			      TSID, TCLASS);
+	policy_len = n;
+	return 0;
+}
+
+/* The source SID of a row's @i-th fresh key (see the head comment). */
+static u32 key_ssid(u32 i)
+{
+	if (!rules)
+		return i + 1;
+	return 1 + i / rules * rules + (u32)((u64)(i % rules) * KEY_STEP % rules);
+}
 
 /* One lookup of a fresh key, timed; *rec says whether it reclaimed. */
-static u32 one_miss(int mode, struct up61_cache *up, u32 overhead,
+static u32 one_miss(int mode, struct up61_cache *up, u32 key, u32 overhead,
 		    bool *rec)
 {
 	struct avc_rcu_decision avd;
-	u32 s = key_next++;
+	u32 s = key_ssid(key);
 	u64 t0, t1;
 
 	reclaimed = false;
 	t0 = now_ns();
-	if (mode < 3)
-		avc_rcu_has_perm(s, 2, 3, 1, &avd);
+	if (mode != MODE_61)
+		avc_rcu_has_perm(s, TSID, TCLASS, 1, &avd);
 	else
-		up61_has_perm(up, s, 2, 3, 1, &avd, &reclaimed);
+		up61_has_perm(up, s, TSID, TCLASS, 1, &avd, &reclaimed);
 	t1 = now_ns();
 	*rec = reclaimed;
 	return t1 - t0 > overhead ? t1 - t0 - overhead : 0;
 }
 
+static void fail(const char *what)
+{
+	fprintf(stderr, "avc_native_latency: %s failed\n", what);
+	exit(1);
+}
+
+static const double quantiles4[] = { 0.5, 0.99, 0.999, 1 };
+static const double quantiles3[] = { 0.5, 0.99, 1 };
+
+/*
+ * A sorted distribution's CSV fields, each after a comma: its count if
+ * @count, then its @nq quantiles @q, empty when it has no value.
+ */
+static void csv_dist(FILE *csv, const struct dist *d, bool count,
+		     const double *q, unsigned int nq)
+{
+	unsigned int i;
+
+	if (count)
+		fprintf(csv, ",%u", d->n);
+	for (i = 0; i < nq; i++) {
+		fputc(',', csv);
+		if (d->n)
+			fprintf(csv, "%u", quantile(d, q[i]));
+	}
+}
+
+/* p50, p99, p99.9 and max of a sorted distribution, or dashes. */
+static void print_dist(const struct dist *d)
+{
+	char num[16];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(quantiles4); i++) {
+		if (d->n)
+			snprintf(num, sizeof(num), "%u",
+				 quantile(d, quantiles4[i]));
+		else
+			snprintf(num, sizeof(num), "-");
+		printf(i == ARRAY_SIZE(quantiles4) - 1 ? " %7s" : " %6s", num);
+	}
+}
+
 static void run(FILE *csv, unsigned int slots, unsigned int thr, int mode,
 		unsigned int misses, u32 overhead, struct dist *plain,
-		struct dist *recl)
+		struct dist *recl, struct dist *dur)
 {
 	struct avc_rcu_config cfg = {
 		.slots = slots, .sync = AVC_SYNC_RCU,
-		.reclaim = mode < 3 ? (enum avc_reclaim_policy)mode :
+		.reclaim = mode != MODE_61 ? (enum avc_reclaim_policy)mode :
 			   AVC_RECLAIM_NEWEST,
 		.hash_seed = 0x5eed,
 	};
 	static struct avc_ss ss;
 	struct up61_cache *up = NULL;
-	unsigned int i;
+	struct avc_ss_loaded ld;
+	unsigned int i, key = 0;
 	bool rec;
 	u32 ns;
 
-	if (avc_rcu_setup(&cfg)) {
-		fprintf(stderr, "avc_native_latency: setup failed\n");
-		exit(1);
-	}
+	if (avc_rcu_setup(&cfg))
+		fail("setup");
+	if (policy && avc_rcu_load_policy(policy, policy_len))
+		fail("the policy's load");
 	avc_cache_set_threshold(avc_rcu_cache(), thr);
-	if (mode == 3) {
-		if (!avc_ss_init(&ss))
-			up = up61_create(&ss, slots, thr);
-		if (!up) {
-			fprintf(stderr, "avc_native_latency: 6.1 setup failed\n");
-			exit(1);
-		}
+	if (mode == MODE_61) {
+		if (avc_ss_init(&ss) ||
+		    (policy && avc_ss_load(&ss, policy, policy_len, &ld)))
+			fail("6.1's policy");
+		up = up61_create(&ss, slots, thr);
+		if (!up)
+			fail("6.1's setup");
 	}
 	for (i = 0; i < 4 * thr; i++)
-		one_miss(mode, up, overhead, &rec);
+		one_miss(mode, up, key++, overhead, &rec);
 	plain->n = 0;
 	recl->n = 0;
+	dur->n = 0;
 	visited_max = 0;
 	full = 0;
 	for (i = 0; i < misses; i++) {
-		ns = one_miss(mode, up, overhead, &rec);
-		if (rec)
+		ns = one_miss(mode, up, key++, overhead, &rec);
+		if (rec) {
 			recl->v[recl->n++] = ns;
-		else
+			if (mode != MODE_61)
+				dur->v[dur->n++] = reclaim_ns;
+		} else {
 			plain->v[plain->n++] = ns;
+		}
 		if (i % 256 == 255)
 			avc_native_quiescent_state();
 	}
 	if (up) {
+		visited_max = up61_max_tried(up);
 		up61_destroy(up);
 		avc_ss_destroy(&ss);
 	}
@@ -183,23 +320,29 @@ static void run(FILE *csv, unsigned int slots, unsigned int thr, int mode,
 
 	qsort(plain->v, plain->n, sizeof(u32), cmp_u32);
 	qsort(recl->v, recl->n, sizeof(u32), cmp_u32);
-	printf("%6u %6u %-6s %6u %6u %6u %7u   %6u %6u %6u %7u  %5.2f %6u %6.1f%%\n",
-	       slots, thr, mode_names[mode],
-	       quantile(plain, 0.5), quantile(plain, 0.99),
-	       quantile(plain, 0.999), quantile(plain, 1),
-	       quantile(recl, 0.5), quantile(recl, 0.99),
-	       quantile(recl, 0.999), quantile(recl, 1),
-	       quantile(plain, 0.99) ?
-	       (double)quantile(recl, 0.99) / quantile(plain, 0.99) : 0,
-	       mode < 3 ? visited_max : 512, 100.0 * full / misses);
-	if (csv)
-		fprintf(csv, "%u,%u,%s,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%lu\n",
-			slots, thr, mode_names[mode], plain->n,
-			quantile(plain, 0.5), quantile(plain, 0.99),
-			quantile(plain, 0.999), quantile(plain, 1), recl->n,
-			quantile(recl, 0.5), quantile(recl, 0.99),
-			quantile(recl, 0.999), quantile(recl, 1),
-			mode < 3 ? visited_max : 512, full);
+	qsort(dur->v, dur->n, sizeof(u32), cmp_u32);
+	printf("%6u %6u %-6s", slots, thr, mode_names[mode]);
+	print_dist(plain);
+	printf("  ");
+	print_dist(recl);
+	if (plain->n && recl->n)
+		printf("  %5.2f", (double)quantile(recl, 0.99) /
+		       max(quantile(plain, 0.99), 1U));
+	else
+		printf("  %5s", "-");
+	printf(" %6u %6.1f%%", visited_max, 100.0 * full / misses);
+	if (dur->n)
+		printf("  %6u %6u\n", quantile(dur, 0.5), quantile(dur, 0.99));
+	else
+		printf("  %6s %6s\n", "-", "-");
+	if (csv) {
+		fprintf(csv, "%u,%u,%s", slots, thr, mode_names[mode]);
+		csv_dist(csv, plain, true, quantiles4, ARRAY_SIZE(quantiles4));
+		csv_dist(csv, recl, true, quantiles4, ARRAY_SIZE(quantiles4));
+		fprintf(csv, ",%u,%lu", visited_max, full);
+		csv_dist(csv, dur, false, quantiles3, ARRAY_SIZE(quantiles3));
+		fputc('\n', csv);
+	}
 	fflush(stdout);
 }
 
@@ -227,12 +370,13 @@ int main(int argc, char **argv)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "slots", required_argument, NULL, 's' },
 		{ "thresholds", required_argument, NULL, 't' },
+		{ "rules", required_argument, NULL, 'r' },
 		{ }
 	};
 	unsigned int slots[8] = { 512, 4096, 65536 }, nslots = 3;
 	unsigned int thrs[8] = { 16, 128, 512, 2048, 8192 }, nthrs = 5;
-	unsigned int misses = 65536, i, j;
-	struct dist plain, recl;
+	unsigned int misses = 65536, i, j, thr_max = 0;
+	struct dist plain, recl, dur;
 	const char *csv_path = NULL;
 	FILE *csv = NULL;
 	cpu_set_t set;
@@ -253,15 +397,20 @@ int main(int argc, char **argv)
 		case 't':
 			nthrs = parse_list(optarg, thrs, ARRAY_SIZE(thrs));
 			break;
+		case 'r':
+			rules = strtoul(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [--misses N] [--csv FILE]\n"
-				"\t[--slots \"S...\"] [--thresholds \"T...\"]\n",
+				"\t[--slots \"S...\"] [--thresholds \"T...\"] [--rules R]\n",
 				argv[0]);
 			return 2;
 		}
 	}
-	if (!misses || !nslots || !nthrs)
+	if (!misses || !nslots || !nthrs || rules > MAX_RULES)
 		return 2;
+	for (j = 0; j < nthrs; j++)
+		thr_max = max(thr_max, thrs[j]);
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);
@@ -269,9 +418,12 @@ int main(int argc, char **argv)
 		return 1;
 	avc_native_set_probe(avc_rcu_reclaim, probe_reclaim);
 	avc_native_set_probe(avc_rcu_insert, probe_insert);
+	/* A node for every miss of a row, the warm-up's included. */
+	avc_native_slab_prefill(4UL * thr_max + misses);
 	plain.v = calloc(misses, sizeof(u32));
 	recl.v = calloc(misses, sizeof(u32));
-	if (!plain.v || !recl.v)
+	dur.v = calloc(misses, sizeof(u32));
+	if (!plain.v || !recl.v || !dur.v || policy_make())
 		return 1;
 	if (csv_path) {
 		csv = fopen(csv_path, "w");
@@ -280,21 +432,24 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		fputs("slots,threshold,mode,misses,p50,p99,p999,max,", csv);
-		fputs("reclaiming,r_p50,r_p99,r_p999,r_max,max_visited,full\n",
+		fputs("reclaiming,r_p50,r_p99,r_p999,r_max,max_visited,full,",
 		      csv);
+		fputs("reclaim_p50,reclaim_p99,reclaim_max\n", csv);
 	}
 	overhead = timer_cost();
-	printf("avc_native_latency: %u misses of fresh keys per row, one thread, rcu mode;\n"
-	       "ns, the timer's %u ns taken off\n", misses, overhead);
-	printf("%-22s%-31s%-29s%s\n", "", "miss, no reclaim",
-	       "miss that reclaims", "p99    max   not");
+	printf("avc_native_latency: %u misses of fresh keys per row, one thread, rcu mode,\n"
+	       "a policy of %u rules; ns, the timer's %u ns taken off; call_rcu() %u ns\n",
+	       misses, rules, overhead, call_rcu_cost());
+	printf("%-22s%-31s%-29s%-20s%s\n", "", "miss, no reclaim",
+	       "miss that reclaims", "p99    max   not", "reclaim alone");
 	printf(" slots    thr mode      p50    p99  p99.9     max");
-	printf("      p50    p99  p99.9     max  ratio visits cached\n");
+	printf("      p50    p99  p99.9     max  ratio visits cached");
+	printf("     p50    p99\n");
 	for (i = 0; i < nslots; i++)
 		for (j = 0; j < nthrs; j++)
 			for (mode = 0; mode < MODES; mode++)
 				run(csv, slots[i], thrs[j], mode, misses,
-				    overhead, &plain, &recl);
+				    overhead, &plain, &recl, &dur);
 	if (csv)
 		fclose(csv);
 	return 0;

@@ -40,6 +40,7 @@ struct up61_cache {
 	struct avc_ss *ss;
 	struct kmem_cache *cachep;
 	bool reclaimed;		/* the current lookup reclaimed */
+	int max_tried;		/* the most buckets one reclaim tried */
 };
 
 static struct kmem_cache *up61_cachep;
@@ -74,6 +75,8 @@ static int up61_reclaim_node(struct up61_cache *c)
 
 	c->reclaimed = true;
 	for (try = 0, ecx = 0; try < UP61_CACHE_SLOTS; try++) {
+		if (try + 1 > c->max_tried)	/* not 6.1's: the bench's count */
+			c->max_tried = try + 1;
 		hvalue = atomic_inc_return(&c->lru_hint) & c->mask;
 		head = &c->slots[hvalue];
 		lock = &c->slots_lock[hvalue];
@@ -249,6 +252,17 @@ struct up61_cache *up61_create(struct avc_ss *ss, unsigned int nslots,
 unsigned int up61_active(struct up61_cache *c)
 {
 	return atomic_read(&c->active_nodes);
+}
+
+/**
+ * up61_max_tried() - the most buckets one reclaim of @c tried
+ * @c: the cache
+ *
+ * Return: the count, at most 512.
+ */
+unsigned int up61_max_tried(struct up61_cache *c)
+{
+	return c->max_tried;
 }
 
 /**

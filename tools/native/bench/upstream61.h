@@ -34,5 +34,6 @@ int up61_has_perm(struct up61_cache *c, u32 ssid, u32 tsid, u16 tclass,
 		  u32 requested, struct avc_rcu_decision *avd,
 		  bool *reclaimed);
 unsigned int up61_active(struct up61_cache *c);
+unsigned int up61_max_tried(struct up61_cache *c);
 
 #endif /* AVC_NATIVE_UPSTREAM61_H */
