@@ -9,17 +9,25 @@
  * lookup per call pair, over a working set of keys.  It prints the total
  * and the rate in Kcalls/s (a call being one write, as in the 2004 table).
  *
- *   avc_workload [-t threads] [-d seconds] [-k keys] [-f access_file] [-p]
+ *   avc_workload [-t threads] [-d seconds | -n calls] [-k keys] [-T tsid]
+ *		  [-f access_file] [-p]
  *
  * -p pins thread i to the i-th online CPU, one thread per CPU, as the
  * in-kernel bench binds its kthreads (make bench's CPU-count sweep).
+ * -n stops after that many calls in all (shared out among the threads)
+ * instead of after -d seconds; -T sets the target SID of every query
+ * (default 2).  With one thread, -n N -k N asks for the keys (1..N, tsid,
+ * 3) once each, every one a miss if tsid is new to the cache (make bench's
+ * miss latency in the guest).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +43,17 @@ struct worker {
 	int fd;
 	unsigned int first;
 	int cpu;		/* pinned to this CPU, or -1 */
+	unsigned long limit;	/* calls to make: its share of -n, or no limit */
 	unsigned long calls;
 	int err;
 	int pin_err;
 };
 
 static const char usage[] =
-	"usage: " PROG " [-t threads] [-d seconds] [-k keys] [-f access_file] [-p]\n";
+	"usage: " PROG " [-t threads] [-d seconds | -n calls] [-k keys] [-T tsid]\n"
+	"\t\t[-f access_file] [-p]\n";
 static unsigned int nkeys = 256;
+static unsigned long tsid = 2;
 static atomic_int stop;
 
 static void die(const char *fmt, const char *arg)
@@ -83,9 +94,11 @@ static void *work(void *arg)
 		if (w->pin_err)
 			return NULL;
 	}
-	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+	while (!atomic_load_explicit(&stop, memory_order_relaxed) &&
+	       w->calls < w->limit) {
 		/* ssid walks the working set; tsid and class are fixed. */
-		len = snprintf(req, sizeof(req), "%u 2 3 1", 1 + i % nkeys);
+		len = snprintf(req, sizeof(req), "%u %lu 3 1", 1 + i % nkeys,
+			       tsid);
 		if (write(w->fd, req, len) != len ||
 		    read(w->fd, reply, sizeof(reply)) <= 0) {
 			w->err = errno ? errno : EIO;
@@ -100,7 +113,7 @@ static void *work(void *arg)
 int main(int argc, char **argv)
 {
 	const char *path = AVC_RCU_MOUNT_POINT "/" AVC_RCU_FILE_ACCESS;
-	unsigned long threads = 0, seconds = 3, total = 0;
+	unsigned long threads = 0, seconds = 3, total = 0, ncalls = 0;
 	struct timespec t0, t1, nap;
 	struct worker *w;
 	unsigned long i;
@@ -108,7 +121,7 @@ int main(int argc, char **argv)
 	int opt, pin = 0, cpu = -1;
 	cpu_set_t online;
 
-	while ((opt = getopt(argc, argv, "t:d:k:f:ph")) != -1) {
+	while ((opt = getopt(argc, argv, "t:d:n:k:T:f:ph")) != -1) {
 		switch (opt) {
 		case 't':
 			threads = parse_num(optarg, "thread count", 4096);
@@ -116,8 +129,14 @@ int main(int argc, char **argv)
 		case 'd':
 			seconds = parse_num(optarg, "duration", 86400);
 			break;
+		case 'n':
+			ncalls = parse_num(optarg, "call count", 1UL << 32);
+			break;
 		case 'k':
 			nkeys = parse_num(optarg, "key count", 1U << 24);
+			break;
+		case 'T':
+			tsid = parse_num(optarg, "target SID", UINT32_MAX);
 			break;
 		case 'f':
 			path = optarg;
@@ -149,6 +168,8 @@ int main(int argc, char **argv)
 		if (w[i].fd < 0)
 			die("cannot open %s", path);
 		w[i].first = i * (nkeys / threads + 1);
+		w[i].limit = ncalls ? ncalls / threads + (i < ncalls % threads) :
+				      ULONG_MAX;
 		w[i].cpu = -1;
 		if (pin) {
 			do
@@ -162,11 +183,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < threads; i++)
 		if (pthread_create(&w[i].tid, NULL, work, &w[i]))
 			die("%s", "cannot create threads");
-	nap.tv_sec = seconds;
-	nap.tv_nsec = 0;
-	while (nanosleep(&nap, &nap) && errno == EINTR)
-		;
-	atomic_store(&stop, 1);
+	if (!ncalls) {
+		nap.tv_sec = seconds;
+		nap.tv_nsec = 0;
+		while (nanosleep(&nap, &nap) && errno == EINTR)
+			;
+		atomic_store(&stop, 1);
+	}
 	for (i = 0; i < threads; i++) {
 		pthread_join(w[i].tid, NULL);
 		if (w[i].pin_err)
