@@ -12,9 +12,14 @@
 # BENCH_DIR (default /avc_rcu) holds the modules and tools; BENCH_WHERE
 # (default guest) says where it runs, for the report.
 # BENCH_SWEEP_ONLY=1 measures the sync modes only (no control build, no
-# reclaim=fifo row, no hit ratios): the host mode (bench-host) runs this
-# on a test machine, where only avc_rcu.ko, avc_rcu_bench.ko and
-# avc_workload are at hand.
+# reclaim=fifo row, no hit ratios, no reclaim latency): the host mode
+# (bench-host) runs this on a test machine, where only avc_rcu.ko,
+# avc_rcu_bench.ko and avc_workload are at hand.
+# BENCH_LATENCY (full, quick or off; default full, quick when BENCH_MS is
+# under 1000) sets how much of the reclaim latency is measured: full is
+# slots 512, 4096 and 65536, thresholds 16, 512 and 8192, every reclaim
+# policy, 8192 fresh keys each; quick one configuration (4096 slots,
+# threshold 512, lru, 1024 keys); off none.
 set -eu
 
 cd "${BENCH_DIR:-/avc_rcu}"
@@ -38,6 +43,28 @@ if [ -n "${BENCH_THREADS:-}" ]; then
 		fi
 	done
 fi
+
+# How much of the reclaim latency to measure (see the end).
+latency=${BENCH_LATENCY:-full}
+[ "$ms" -ge 1000 ] || latency=${BENCH_LATENCY:-quick}
+[ "${BENCH_SWEEP_ONLY:-0}" = 1 ] && latency=off
+case $latency in
+full)
+	lat_slots="512 4096 65536"
+	lat_policies="lru fifo newest"
+	lat_thresholds="16 512 8192"
+	lat_keys=8192 ;;
+quick)
+	lat_slots=4096
+	lat_policies=lru
+	lat_thresholds=512
+	lat_keys=1024 ;;
+off)
+	lat_slots= ;;
+*)
+	echo "bench: BENCH_LATENCY: full, quick or off, not $latency" >&2
+	exit 2 ;;
+esac
 
 kbench() {	# variant sync op threads [warm-up]
 	insmod avc_rcu_bench.ko op="$3" threads="$4" ms="$ms"
@@ -88,7 +115,8 @@ accel=tcg
 dmesg | grep -q "Hypervisor detected: KVM" && accel=kvm
 sweep_only=${BENCH_SWEEP_ONLY:-0}
 echo "BENCH cpus=$ncpu reps=$reps ms=$ms threads=$(echo $threads | tr ' ' ,)" \
-	"sweep_only=$sweep_only where=${BENCH_WHERE:-guest} accel=$accel"
+	"sweep_only=$sweep_only where=${BENCH_WHERE:-guest} accel=$accel" \
+	"latency=$latency"
 insmod avc_rcu.ko
 for t in $threads; do
 	for op in null compute; do
@@ -149,4 +177,123 @@ for policy in lru fifo newest; do
 	rmmod avc_rcu_replay
 	rmmod avc_rcu
 done
+
+# Reclaim latency: for each number of slots and reclaim policy (load-time
+# parameters, so one module load each) and each threshold, fresh keys
+# through the access file, one pinned thread, while the avc_rcu_reclaim
+# tracepoint records every reclaim (the buckets it visited, the entries
+# it evicted, its duration) and avc_rcu_insert every decision not cached
+# for want of room (result=full).  The cache is emptied, then filled to
+# its threshold and beyond by half as many keys again as are measured, so
+# that the measured keys find it in its steady state, the hand anywhere;
+# only then is the trace cleared and switched on.  One RECLAIM line per
+# configuration, its distributions summarised here.
+T=/sys/kernel/tracing
+E=$T/events/avc_rcu
+
+# The $2 quantile (0..1) of the sorted numbers in file $1, nearest rank,
+# as avc_native_latency takes them; "-" if there are none.
+quantile() {
+	awk -v q="$2" '{ v[NR] = $1 }
+		END {
+			if (!NR) { print "-"; exit }
+			i = int(q * NR) + 1
+			print v[i > NR ? NR : i]
+		}' "$1"
+}
+
+# One pass over a trace of avc_rcu_reclaim and avc_rcu_insert events
+# without context (options/context-info off, so each line is the event's
+# name and its fields in TP_printk()'s order): each reclaim's duration_ns
+# to file $1, and the visits and evictions counted by value (a reclaim
+# visits at most 1024 buckets and evicts at most a chunk) to print
+# "visited_p50= visited_max= evicted=SIZE:COUNT,... full=N".
+lat_summary() {
+	: >"$1"
+	awk -F '[ =]+' -v durations="$1" '
+		$1 == "avc_rcu_reclaim:" {
+			visited[$5]++
+			evicted[$3]++
+			print $13 >durations
+			n++
+			if ($5 > vmax)
+				vmax = $5
+		}
+		$1 == "avc_rcu_insert:" { full++ }
+		END {
+			for (v = 0; v <= vmax && n; v++) {
+				seen += visited[v]
+				if (!p50 && seen > int(n / 2)) {
+					p50 = 1
+					printf "visited_p50=%d ", v
+				}
+			}
+			if (!n)
+				printf "visited_p50=- "
+			printf "visited_max=%s evicted=", n ? vmax : "-"
+			sep = ""
+			for (e = 0; e <= 64; e++)
+				if (evicted[e]) {
+					printf "%s%d:%d", sep, e, evicted[e]
+					sep = ","
+				}
+			printf "%s full=%d\n", n ? "" : "-", full
+		}'
+	sort -n "$1" -o "$1"
+}
+
+lat_measure() {	# slots policy threshold tsid
+	# Only the inserts not cached for want of room are traced: result
+	# "full", whose number the event's format gives.
+	full=$(sed -n 's/.*{ *\([0-9]*\), "full" }.*/\1/p' \
+		$E/avc_rcu_insert/format)
+	if [ -z "$full" ]; then
+		echo "bench: no result \"full\" in $E/avc_rcu_insert/format" >&2
+		exit 1
+	fi
+	echo "$3" >$F/avc/cache_threshold
+	printf 'allow 1 1 1 1\n' >$F/load	# an empty cache
+	./avc_workload -p -t 1 -n $(($3 + lat_keys / 2)) \
+		-k $(($3 + lat_keys / 2)) -T "$4" >/dev/null
+	echo >$T/trace
+	echo "result == $full" >$E/avc_rcu_insert/filter
+	echo 1 >$E/avc_rcu_insert/enable
+	echo 1 >$E/avc_rcu_reclaim/enable
+	out=$(./avc_workload -p -t 1 -n $lat_keys -k $lat_keys -T $(($4 + 1)))
+	echo 0 >$E/avc_rcu_reclaim/enable
+	echo 0 >$E/avc_rcu_insert/enable
+	echo 0 >$E/avc_rcu_insert/filter
+	summary=$(lat_summary /tmp/lat.duration <$T/trace)
+	# Events lost: those the ring buffer overwrote.
+	lost=$(sed -n 's/^overrun: //p' $T/per_cpu/cpu0/stats)
+	echo "RECLAIM slots=$1 policy=$2 threshold=$3 keys=$lat_keys" \
+		"reclaims=$(wc -l </tmp/lat.duration) $summary" \
+		"duration_p50=$(quantile /tmp/lat.duration 0.5)" \
+		"duration_p99=$(quantile /tmp/lat.duration 0.99)" \
+		"duration_max=$(quantile /tmp/lat.duration 1)" \
+		"lost=${lost:-?}" \
+		"kcalls=$(echo "$out" | sed -n 's/.* \([0-9.]*\) Kcalls\/s$/\1/p')"
+}
+
+if [ -n "$lat_slots" ]; then
+	[ -f $T/trace ] || mount -t tracefs tracefs $T
+	# Every event of a measurement, with room to spare: all on the first
+	# CPU, where avc_workload -p runs its one thread (KiB).
+	echo 8192 >$T/per_cpu/cpu0/buffer_size_kb
+	echo 0 >$T/options/context-info
+	tsid=100
+	for slots in $lat_slots; do
+		for policy in $lat_policies; do
+			insmod avc_rcu.ko slots="$slots" reclaim="$policy"
+			mount -t avcrcufs avcrcufs $F
+			for threshold in $lat_thresholds; do
+				lat_measure "$slots" "$policy" "$threshold" $tsid
+				tsid=$((tsid + 2))
+			done
+			umount $F
+			rmmod avc_rcu
+		done
+	done
+	echo 1 >$T/options/context-info
+fi
 echo BENCH done

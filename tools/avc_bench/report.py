@@ -3,21 +3,28 @@
 """Turn the BENCH lines of a make bench run into a table of medians and
 ratios.
 
-  report.py [--check] [--plot PNG] [--sweep PREFIX] RAW_LOG
+  report.py [--check] [--plot PNG] [--sweep PREFIX] [--reclaim-csv CSV]
+            RAW_LOG
 
-Three tables: throughput (BENCH lines: medians, scaling, spread and the
+Four tables: throughput (BENCH lines: medians, scaling, spread and the
 ratios between sync modes and builds), the same medians in the layout of
 the 2004 announcement, in Kcalls/s by CPU count beside Kaigai Kohei's
-published numbers, and hit ratios (HITRATIO lines: for each synthetic
-stream and cache_threshold, hits / lookups under each reclaim policy).
+published numbers, hit ratios (HITRATIO lines: for each synthetic
+stream and cache_threshold, hits / lookups under each reclaim policy),
+and the reclaims the guest traced (RECLAIM lines: for each number of
+slots, reclaim policy and threshold, the buckets each reclaim visited,
+its duration, the entries it evicted, the inserts not cached).
 
---check: also fail unless every cell of both tables was measured (make
-check runs make bench briefly and checks it this way; the numbers
-themselves are never judged).
+--check: also fail unless every cell of the tables was measured, every
+configuration of the reclaim table the run's latency setting asks for
+among them (make check runs make bench briefly and checks it this way;
+the numbers themselves are never judged).
 --plot PNG: draw the hit ratios, one panel per stream, hit ratio against
 threshold, one line per policy (needs python3-matplotlib).
 --sweep PREFIX: write the 2004-layout table as PREFIX.csv and draw it as
 PREFIX.png, Kcalls/s against CPU count (needs python3-matplotlib).
+--reclaim-csv CSV: write the reclaim table as CSV (tools/avc_bench/
+latency.py draws it beside the native latencies).
 """
 
 import re
@@ -85,6 +92,70 @@ def hitratio_plot(cells, png):
     fig.suptitle('avc_rcu: hit ratio by reclaim policy (make bench)')
     fig.tight_layout()
     fig.savefig(png, dpi=90)
+
+
+# The reclaim table's configurations, by the guest's BENCH_LATENCY
+# setting (bench-guest.sh): (slots, policy, threshold).
+RECLAIM_CONFIGS = {
+    'full': [(s, p, t) for s in (512, 4096, 65536) for p in POLICIES
+             for t in (16, 512, 8192)],
+    'quick': [(4096, 'lru', 512)],
+    'off': [],
+}
+RECLAIM_FIELDS = ('slots', 'policy', 'threshold', 'keys', 'reclaims',
+                  'visited_p50', 'visited_max', 'duration_p50',
+                  'duration_p99', 'duration_max', 'evicted', 'full', 'lost',
+                  'kcalls')
+
+
+def parse_reclaim(path):
+    """{(slots, policy, threshold): {field: value}} from RECLAIM lines"""
+    rows = {}
+    for line in open(path, errors='replace'):
+        if not line.startswith('RECLAIM '):
+            continue
+        f = dict(re.findall(r'(\w+)=(\S+)', line))
+        rows[(int(f['slots']), f['policy'], int(f['threshold']))] = f
+    return rows
+
+
+def reclaim_table(rows):
+    if not rows:
+        return
+    keys = {r['keys'] for r in rows.values()}
+    print()
+    print('reclaims traced in the guest (avc_rcu_reclaim), %s fresh keys a '
+          'row through the access file,' % '/'.join(sorted(keys)))
+    print('one pinned thread; duration_ns includes waiting for the reclaim '
+          'lock; "not cached": inserts full')
+    print('%6s %-7s %5s %8s %12s %22s %9s  %s' % (
+        '', '', '', '', 'visited', 'duration_ns', 'not', 'evicted'))
+    print('%6s %-7s %5s %8s %6s %5s %7s %7s %7s %9s  %s' % (
+        'slots', 'policy', 'thr', 'reclaims', 'p50', 'max', 'p50', 'p99',
+        'max', 'cached', '(size:count)'))
+    for key in sorted(rows, key=lambda k: (k[0], POLICIES.index(k[1])
+                                           if k[1] in POLICIES else 9, k[2])):
+        r = rows[key]
+        line = '%6d %-7s %5d %8s %6s %5s %7s %7s %7s %9s  %s' % (
+            key[0], key[1], key[2], r.get('reclaims', '-'),
+            r.get('visited_p50', '-'), r.get('visited_max', '-'),
+            r.get('duration_p50', '-'), r.get('duration_p99', '-'),
+            r.get('duration_max', '-'), r.get('full', '-'),
+            r.get('evicted', '-'))
+        if r.get('lost', '0') != '0':
+            line += '  (%s events lost)' % r['lost']
+        print(line)
+
+
+def reclaim_csv(rows, csv_path):
+    with open(csv_path, 'w') as f:
+        f.write(','.join(RECLAIM_FIELDS) + '\n')
+        for key in sorted(rows):
+            r = rows[key]
+            vals = [r.get(k, '') for k in RECLAIM_FIELDS]
+            # "16:1020,15:4" holds commas: spaces in the CSV.
+            vals = [v.replace(',', ' ') for v in vals]
+            f.write(','.join('' if v == '-' else v for v in vals) + '\n')
 
 
 # Kaigai Kohei's parallel write() test on a 32-way machine, in Kcalls/s by
@@ -252,12 +323,23 @@ EXPECTED = [('std', sync, 'kernel', 'hit')
     [('rcuonly', 'rcu', 'kernel', 'hit'), ('fifo', 'rcu', 'kernel', 'hit')]
 
 
-def check(med, meta, cells):
+def check(med, meta, cells, reclaims):
     """Problems with a run's completeness: missing or zero cells."""
     cpus = int(meta.get('cpus', '0'))
     threads = thread_counts(meta)
     sweep_only = meta.get('sweep_only') == '1'
     problems = []
+    # Logs from before the reclaim table have no latency= field.
+    for key in RECLAIM_CONFIGS.get(meta.get('latency', 'off'), ()):
+        r = reclaims.get(key)
+        what = 'slots=%d reclaim=%s threshold %d' % key
+        if not r:
+            problems.append('no reclaim trace for %s' % what)
+        elif not r.get('reclaims', '0').isdigit() or r['reclaims'] == '0':
+            problems.append('no reclaim traced for %s' % what)
+        elif r.get('lost') != '0':
+            problems.append('%s trace events lost for %s' %
+                            (r.get('lost'), what))
     for stream in STREAMS if not sweep_only else ():
         for t in THRESHOLDS:
             for p in POLICIES:
@@ -287,7 +369,7 @@ def thread_counts(meta):
 
 def main():
     args = sys.argv[1:]
-    want_check, png, sweep = False, None, None
+    want_check, png, sweep, rcsv = False, None, None, None
     while args and args[0].startswith('--'):
         if args[0] == '--check':
             want_check = True
@@ -297,6 +379,9 @@ def main():
             args = args[2:]
         elif args[0] == '--sweep' and len(args) > 1:
             sweep = args[1]
+            args = args[2:]
+        elif args[0] == '--reclaim-csv' and len(args) > 1:
+            rcsv = args[1]
             args = args[2:]
         else:
             break
@@ -372,8 +457,13 @@ def main():
     if png and cells:
         hitratio_plot(cells, png)
         print('\nplot: %s' % png)
+    reclaims = parse_reclaim(args[0])
+    reclaim_table(reclaims)
+    if rcsv and reclaims:
+        reclaim_csv(reclaims, rcsv)
+        print('\nreclaims: %s' % rcsv)
     if want_check:
-        problems = check(med, meta, cells)
+        problems = check(med, meta, cells, reclaims)
         for p in problems:
             print('report: %s' % p)
         if problems:
