@@ -14,7 +14,10 @@
 #                        AVCSTAT_NAME=avcstat honoured)
 #   make uninstall       remove what make install installed (same variables)
 #   make check           static checks, then the kselftests in QEMU guests
-#   make bench           the 2004 comparison, measured in a QEMU guest
+#   make bench           the 2004 comparison, measured in a QEMU guest,
+#                        then the miss latency (each reclaim traced in the
+#                        guest, misses timed natively), build/bench/latency.*
+#                        (BENCH_LATENCY=full|quick|off)
 #   make bench CPUS="1 2 4 8 16 32"
 #                        the same, sweeping the thread count in one guest
 #                        with the largest count of vCPUs; the table beside
