@@ -17,7 +17,10 @@
  * cached because the reclaim found nothing in reach (avc_rcu's "full"; 6.1
  * caches always), and for avc_rcu the p50 and p99 of the reclaim alone,
  * the tracepoint's duration_ns (time in avc_reclaim(), as a guest's trace
- * reports it).
+ * reports it).  The whole grid runs --reps times (default 3), the
+ * repetitions interleaved, and each number printed is the median of the
+ * repetitions' (visits: their maximum), so that a spell of the machine's
+ * other work moves none.
  *
  * The security server is the same for both, so the difference is how a
  * miss is cached.  Its policy (--rules R, default 131072): R allow rules,
@@ -40,8 +43,8 @@
  * reclaims.  avc_rcu's reclaiming misses also pay for the probe's two
  * clock reads (the tracepoint's duration_ns), which 6.1's do not.
  *
- *   avc_native_latency [--misses N] [--csv FILE] [--slots "S..."]
- *			[--thresholds "T..."] [--rules R]
+ *   avc_native_latency [--misses N] [--reps N] [--csv FILE]
+ *			[--slots "S..."] [--thresholds "T..."] [--rules R]
  *
  * A measurement, not a test: the exit status is 0 unless something could
  * not be set up.
@@ -61,6 +64,7 @@
 
 #define MODES		4	/* lru, fifo, newest, 6.1 */
 #define MODE_61		3
+#define MAX_REPS	15
 #define TSID		2
 #define TCLASS		3
 /* A prime, so that i -> i * KEY_STEP mod R permutes 0..R-1 (key_ssid()). */
@@ -225,46 +229,148 @@ static void fail(const char *what)
 	exit(1);
 }
 
-static const double quantiles4[] = { 0.5, 0.99, 0.999, 1 };
-static const double quantiles3[] = { 0.5, 0.99, 1 };
+/* A distribution as a row reports it: its count and quantiles. */
+struct summary {
+	unsigned int n;		/* values; none: the quantiles are not set */
+	u32 q[4];		/* p50, p99, p99.9, max */
+};
 
-/*
- * A sorted distribution's CSV fields, each after a comma: its count if
- * @count, then its @nq quantiles @q, empty when it has no value.
- */
-static void csv_dist(FILE *csv, const struct dist *d, bool count,
-		     const double *q, unsigned int nq)
+static const double quantiles[] = { 0.5, 0.99, 0.999, 1 };
+
+/* One row, that is one number of slots, threshold and mode. */
+struct row {
+	struct summary plain;	/* misses that did not reclaim */
+	struct summary recl;	/* misses that reclaimed */
+	struct summary dur;	/* avc_rcu's reclaims alone (duration_ns) */
+	unsigned int visited_max;
+	unsigned long full;
+};
+
+static void summarize(struct dist *d, struct summary *sum)
 {
 	unsigned int i;
 
-	if (count)
-		fprintf(csv, ",%u", d->n);
-	for (i = 0; i < nq; i++) {
-		fputc(',', csv);
-		if (d->n)
-			fprintf(csv, "%u", quantile(d, q[i]));
+	qsort(d->v, d->n, sizeof(u32), cmp_u32);
+	sum->n = d->n;
+	for (i = 0; i < ARRAY_SIZE(quantiles); i++)
+		sum->q[i] = quantile(d, quantiles[i]);
+}
+
+/* The lower median of @n values. */
+static u32 median(u32 *v, unsigned int n)
+{
+	qsort(v, n, sizeof(u32), cmp_u32);
+	return v[(n - 1) / 2];
+}
+
+/*
+ * Each count and quantile of @reps summaries, the median of those that
+ * have values (a repetition slowed down by the machine's other work moves
+ * no median); none if none has.
+ */
+static void summary_median(const struct summary *reps, unsigned int nreps,
+			   struct summary *med)
+{
+	u32 v[MAX_REPS];
+	unsigned int i, k, n = 0;
+
+	for (k = 0; k < nreps; k++)
+		if (reps[k].n)
+			v[n++] = reps[k].n;
+	med->n = n ? median(v, n) : 0;
+	for (i = 0; n && i < ARRAY_SIZE(med->q); i++) {
+		for (n = 0, k = 0; k < nreps; k++)
+			if (reps[k].n)
+				v[n++] = reps[k].q[i];
+		med->q[i] = median(v, n);
 	}
 }
 
-/* p50, p99, p99.9 and max of a sorted distribution, or dashes. */
-static void print_dist(const struct dist *d)
+static void row_median(const struct row *reps, unsigned int nreps,
+		       struct row *med)
+{
+	struct summary p[MAX_REPS], r[MAX_REPS], d[MAX_REPS];
+	u32 full[MAX_REPS];
+	unsigned int k;
+
+	med->visited_max = 0;
+	for (k = 0; k < nreps; k++) {
+		p[k] = reps[k].plain;
+		r[k] = reps[k].recl;
+		d[k] = reps[k].dur;
+		full[k] = reps[k].full;
+		med->visited_max = max(med->visited_max, reps[k].visited_max);
+	}
+	summary_median(p, nreps, &med->plain);
+	summary_median(r, nreps, &med->recl);
+	summary_median(d, nreps, &med->dur);
+	med->full = median(full, nreps);
+}
+
+/* p50, p99, p99.9 and max, or dashes. */
+static void print_summary(const struct summary *sum)
 {
 	char num[16];
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(quantiles4); i++) {
-		if (d->n)
-			snprintf(num, sizeof(num), "%u",
-				 quantile(d, quantiles4[i]));
+	for (i = 0; i < ARRAY_SIZE(sum->q); i++) {
+		if (sum->n)
+			snprintf(num, sizeof(num), "%u", sum->q[i]);
 		else
 			snprintf(num, sizeof(num), "-");
-		printf(i == ARRAY_SIZE(quantiles4) - 1 ? " %7s" : " %6s", num);
+		printf(i == ARRAY_SIZE(sum->q) - 1 ? " %7s" : " %6s", num);
 	}
 }
 
-static void run(FILE *csv, unsigned int slots, unsigned int thr, int mode,
+/*
+ * A summary's CSV fields, each after a comma: its count if @count, then
+ * the quantiles of @which (indices into quantiles[], -1 ending), empty
+ * when it has no value.
+ */
+static void csv_summary(FILE *csv, const struct summary *sum, bool count,
+			const int *which)
+{
+	if (count)
+		fprintf(csv, ",%u", sum->n);
+	for (; *which >= 0; which++) {
+		fputc(',', csv);
+		if (sum->n)
+			fprintf(csv, "%u", sum->q[*which]);
+	}
+}
+
+static void print_row(FILE *csv, unsigned int slots, unsigned int thr,
+		      int mode, unsigned int misses, const struct row *r)
+{
+	static const int all[] = { 0, 1, 2, 3, -1 }, dur[] = { 0, 1, 3, -1 };
+
+	printf("%6u %6u %-6s", slots, thr, mode_names[mode]);
+	print_summary(&r->plain);
+	printf("  ");
+	print_summary(&r->recl);
+	if (r->plain.n && r->recl.n)
+		printf("  %5.2f", (double)r->recl.q[1] / max(r->plain.q[1], 1U));
+	else
+		printf("  %5s", "-");
+	printf(" %6u %6.1f%%", r->visited_max, 100.0 * r->full / misses);
+	if (r->dur.n)
+		printf("  %6u %6u\n", r->dur.q[0], r->dur.q[1]);
+	else
+		printf("  %6s %6s\n", "-", "-");
+	if (csv) {
+		fprintf(csv, "%u,%u,%s", slots, thr, mode_names[mode]);
+		csv_summary(csv, &r->plain, true, all);
+		csv_summary(csv, &r->recl, true, all);
+		fprintf(csv, ",%u,%lu", r->visited_max, r->full);
+		csv_summary(csv, &r->dur, false, dur);
+		fputc('\n', csv);
+	}
+}
+
+/* Time one row's misses into @r, with @plain, @recl, @dur as scratch. */
+static void run(unsigned int slots, unsigned int thr, int mode,
 		unsigned int misses, u32 overhead, struct dist *plain,
-		struct dist *recl, struct dist *dur)
+		struct dist *recl, struct dist *dur, struct row *r)
 {
 	struct avc_rcu_config cfg = {
 		.slots = slots, .sync = AVC_SYNC_RCU,
@@ -318,32 +424,11 @@ static void run(FILE *csv, unsigned int slots, unsigned int thr, int mode,
 	}
 	avc_rcu_teardown();
 
-	qsort(plain->v, plain->n, sizeof(u32), cmp_u32);
-	qsort(recl->v, recl->n, sizeof(u32), cmp_u32);
-	qsort(dur->v, dur->n, sizeof(u32), cmp_u32);
-	printf("%6u %6u %-6s", slots, thr, mode_names[mode]);
-	print_dist(plain);
-	printf("  ");
-	print_dist(recl);
-	if (plain->n && recl->n)
-		printf("  %5.2f", (double)quantile(recl, 0.99) /
-		       max(quantile(plain, 0.99), 1U));
-	else
-		printf("  %5s", "-");
-	printf(" %6u %6.1f%%", visited_max, 100.0 * full / misses);
-	if (dur->n)
-		printf("  %6u %6u\n", quantile(dur, 0.5), quantile(dur, 0.99));
-	else
-		printf("  %6s %6s\n", "-", "-");
-	if (csv) {
-		fprintf(csv, "%u,%u,%s", slots, thr, mode_names[mode]);
-		csv_dist(csv, plain, true, quantiles4, ARRAY_SIZE(quantiles4));
-		csv_dist(csv, recl, true, quantiles4, ARRAY_SIZE(quantiles4));
-		fprintf(csv, ",%u,%lu", visited_max, full);
-		csv_dist(csv, dur, false, quantiles3, ARRAY_SIZE(quantiles3));
-		fputc('\n', csv);
-	}
-	fflush(stdout);
+	summarize(plain, &r->plain);
+	summarize(recl, &r->recl);
+	summarize(dur, &r->dur);
+	r->visited_max = visited_max;
+	r->full = full;
 }
 
 static unsigned int parse_list(const char *s, unsigned int *v,
@@ -371,12 +456,14 @@ int main(int argc, char **argv)
 		{ "slots", required_argument, NULL, 's' },
 		{ "thresholds", required_argument, NULL, 't' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "reps", required_argument, NULL, 'n' },
 		{ }
 	};
 	unsigned int slots[8] = { 512, 4096, 65536 }, nslots = 3;
 	unsigned int thrs[8] = { 16, 128, 512, 2048, 8192 }, nthrs = 5;
-	unsigned int misses = 65536, i, j, thr_max = 0;
+	unsigned int misses = 65536, reps = 3, i, j, k, nrows, thr_max = 0;
 	struct dist plain, recl, dur;
+	struct row *rows, med;
 	const char *csv_path = NULL;
 	FILE *csv = NULL;
 	cpu_set_t set;
@@ -400,15 +487,20 @@ int main(int argc, char **argv)
 		case 'r':
 			rules = strtoul(optarg, NULL, 0);
 			break;
+		case 'n':
+			reps = strtoul(optarg, NULL, 0);
+			break;
 		default:
-			fprintf(stderr, "usage: %s [--misses N] [--csv FILE]\n"
+			fprintf(stderr, "usage: %s [--misses N] [--reps N] [--csv FILE]\n"
 				"\t[--slots \"S...\"] [--thresholds \"T...\"] [--rules R]\n",
 				argv[0]);
 			return 2;
 		}
 	}
-	if (!misses || !nslots || !nthrs || rules > MAX_RULES)
+	if (!misses || !nslots || !nthrs || rules > MAX_RULES || !reps ||
+	    reps > MAX_REPS)
 		return 2;
+	nrows = nslots * nthrs * MODES;
 	for (j = 0; j < nthrs; j++)
 		thr_max = max(thr_max, thrs[j]);
 	CPU_ZERO(&set);
@@ -423,7 +515,8 @@ int main(int argc, char **argv)
 	plain.v = calloc(misses, sizeof(u32));
 	recl.v = calloc(misses, sizeof(u32));
 	dur.v = calloc(misses, sizeof(u32));
-	if (!plain.v || !recl.v || !dur.v || policy_make())
+	rows = calloc(nrows * reps, sizeof(*rows));
+	if (!plain.v || !recl.v || !dur.v || !rows || policy_make())
 		return 1;
 	if (csv_path) {
 		csv = fopen(csv_path, "w");
@@ -438,18 +531,32 @@ int main(int argc, char **argv)
 	}
 	overhead = timer_cost();
 	printf("avc_native_latency: %u misses of fresh keys per row, one thread, rcu mode,\n"
-	       "a policy of %u rules; ns, the timer's %u ns taken off; call_rcu() %u ns\n",
-	       misses, rules, overhead, call_rcu_cost());
+	       "a policy of %u rules; ns, the timer's %u ns taken off; call_rcu() %u ns;\n"
+	       "each number the median of %u repetition%s\n",
+	       misses, rules, overhead, call_rcu_cost(), reps,
+	       reps > 1 ? "s, interleaved" : "");
 	printf("%-22s%-31s%-29s%-20s%s\n", "", "miss, no reclaim",
 	       "miss that reclaims", "p99    max   not", "reclaim alone");
 	printf(" slots    thr mode      p50    p99  p99.9     max");
 	printf("      p50    p99  p99.9     max  ratio visits cached");
 	printf("     p50    p99\n");
+	/* Rows in order, repetitions interleaved: a slow spell hits one. */
+	for (k = 0; k < reps; k++)
+		for (i = 0; i < nslots; i++)
+			for (j = 0; j < nthrs; j++)
+				for (mode = 0; mode < MODES; mode++)
+					run(slots[i], thrs[j], mode, misses,
+					    overhead, &plain, &recl, &dur,
+					    &rows[((i * nthrs + j) * MODES +
+						   mode) * reps + k]);
 	for (i = 0; i < nslots; i++)
 		for (j = 0; j < nthrs; j++)
-			for (mode = 0; mode < MODES; mode++)
-				run(csv, slots[i], thrs[j], mode, misses,
-				    overhead, &plain, &recl, &dur);
+			for (mode = 0; mode < MODES; mode++) {
+				row_median(&rows[((i * nthrs + j) * MODES +
+						  mode) * reps], reps, &med);
+				print_row(csv, slots[i], thrs[j], mode, misses,
+					  &med);
+			}
 	if (csv)
 		fclose(csv);
 	return 0;
