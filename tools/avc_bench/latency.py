@@ -17,8 +17,8 @@ rewrite of Linux 6.1's insert and reclaim).  Two tables:
   meets it).
 
 --guest RECLAIM_CSV: report.py's --reclaim-csv (the reclaims traced in the
-guest), drawn as a third row of panels: the p99 of each reclaim's
-duration_ns by number of slots.
+guest), drawn as a third row of panels: the p50 and p99 of each
+reclaim's duration_ns by number of slots.
 --plot PNG: draw them, one column of panels per threshold (needs
 python3-matplotlib).
 --check: fail unless LATENCY_CSV has a row for every mode at every number
@@ -149,13 +149,14 @@ def plot(rows, guest, png):
             bot = axes[2][col]
             drawn = False
             for p in ('lru', 'fifo', 'newest'):
-                pts = [(s, int(guest[(s, t, p)]['duration_p99']))
-                       for s in slots
-                       if guest.get((s, t, p), {}).get('duration_p99')]
-                if pts:
-                    bot.plot(*zip(*pts), color=COLOURS[p], marker='s',
-                             label=p)
-                    drawn = True
+                for q, style in (('duration_p50', '-'), ('duration_p99', ':')):
+                    pts = [(s, int(guest[(s, t, p)][q])) for s in slots
+                           if guest.get((s, t, p), {}).get(q)]
+                    if pts:
+                        bot.plot(*zip(*pts), color=COLOURS[p], marker='s',
+                                 linestyle=style, label='%s %s' %
+                                 (p, q[-3:]))
+                        drawn = True
             if drawn:
                 bot.set_yscale('log')
             else:
@@ -183,7 +184,7 @@ def plot(rows, guest, png):
     axes[0][0].legend(fontsize=7)
     axes[1][0].legend(fontsize=7)
     if guest:
-        axes[2][0].set_ylabel('one reclaim, p99 (ns)\nguest, QEMU TCG')
+        axes[2][0].set_ylabel('one reclaim (ns), p50 and p99\nguest, QEMU TCG')
         axes[2][0].legend(fontsize=7)
     fig.suptitle('avc_rcu make bench: miss latency by slots (native: one '
                  'thread, liburcu; 6.1 dashed)')
