@@ -2,19 +2,29 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # avcstat on crafted cache_stats files (good, bad, rewritten between two
-# reads, per-CPU wraps), its command line and signals, and on the live
-# avcrcufs file when the module is mounted.  Output is TAP version 13;
-# the exit status is non-zero if any test failed.
+# reads, per-CPU wraps), its command line and signals, its timestamps and
+# csv recording, its header on a terminal and into a pipe, and on the
+# live avcrcufs file when the module is mounted.  Output is TAP version
+# 13; the exit status is non-zero if any test failed.
 #
-# Usage: [AVCSTAT=path/to/avcstat] avcstat_test.sh
+# Usage: [AVCSTAT=path/to/avcstat] [AVCSTAT_TEST_LONG=0|1] avcstat_test.sh
 # Default binary: ./avcstat, then ../tools/avcstat/avcstat next to this
 # script, then avcstat from PATH.  Runs under busybox ash and bash.
+# AVCSTAT_TEST_LONG=1 runs the 23-second case (the header printed once
+# over 23 rows into a pipe), which does not depend on the kernel; by
+# default it runs only where the module is not mounted (make check's run
+# on the host), not again in every mode of every guest.
 
 set -eu
 
-PLAN=55
+PLAN=66
 HDR='lookups hits misses allocations reclaims frees'
 AVCFS=/sys/fs/avc_rcu
+LIVE=$AVCFS/avc/cache_stats
+if [ -z "${AVCSTAT_TEST_LONG:-}" ]; then
+	AVCSTAT_TEST_LONG=1
+	[ ! -r "$LIVE" ] || AVCSTAT_TEST_LONG=0
+fi
 
 if [ -z "${AVCSTAT:-}" ]; then
 	for c in ./avcstat "$(dirname "$0")/../tools/avcstat/avcstat"; do
@@ -189,13 +199,44 @@ whole_rows() {
 		awk 'length($0) != 65 { exit 1 }' "$1"
 }
 
+# headers FILE: how many header lines FILE has (table or -t table)
+headers() {
+	grep -c '^\(time     \)\{0,1\}   lookups       hits' "$1" || true
+}
+
+# --- the long runs, started first, checked later --------------------------
+#
+# Into a pipe the header is printed once: 23 rows, more than the 22 a
+# 24-row screen held when it was repeated.  On a terminal of 6 rows it is
+# repeated every 4 data rows, as libselinux's repeats it every screenful.
+
+LF=$T/long_stats
+stats "$LF" "1 2 3 4 5 6"
+if [ "$AVCSTAT_TEST_LONG" = 1 ]; then
+	(
+		"$AVCSTAT" -f "$LF" 1 23 2>"$T/pipe.err" | cat >"$T/pipe.out"
+		echo $? >"$T/pipe.rc"
+	) &
+fi
+have_script=0
+if command -v script >/dev/null 2>&1 && command -v stty >/dev/null 2>&1 &&
+   script -qec true /dev/null >/dev/null 2>&1; then
+	have_script=1
+	(
+		script -qec "stty rows 6 cols 80; exec '$AVCSTAT' -f '$LF' 1 6" \
+			/dev/null </dev/null 2>"$T/tty.err" | tr -d '\r' \
+			>"$T/tty.out"
+		echo $? >"$T/tty.rc"
+	) &
+fi
+
 # --- help ---------------------------------------------------------------
 
 for opt in -h --help; do
 	run "$opt"
 	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
 	   [ "$(head -n 1 "$T/r.out")" = \
-	     "Usage: avcstat [-c] [-f status_file] [interval [count]]" ]
+	     "Usage: avcstat [-c] [-t] [-o format] [-f status_file] [interval [count]]" ]
 	then
 		ok "$opt prints the usage on stdout, exit 0"
 	else
@@ -251,6 +292,103 @@ else
 	not_ok "-f F 1 3: header and 3 rows, exit 0"
 	show cnt
 fi
+
+# --- -t: the time of day before each row -------------------------------
+
+# tod_rows FILE N: N lines after the -t header, each HH:MM:SS and a row,
+# 74 characters
+tod_rows() {
+	[ "$(head -n 1 "$1")" = "$(printf '%-8s ' time)$(header)" ] &&
+		[ "$(lines "$1")" = "$(($2 + 1))" ] &&
+		awk 'NR > 1 && (length($0) != 74 ||
+		     $1 !~ /^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]$/) { exit 1 }' "$1"
+}
+
+stats "$F" "1 2 3 4 5 6" "6 5 4 3 2 1"
+start tod -t -f "$F" 1 2
+finish tod 15
+if [ "$rc" = 0 ] && [ ! -s "$T/tod.err" ] && tod_rows "$T/tod.out" 2 &&
+   [ "$(cut -c 10- "$T/tod.out" | sed -n 2,3p)" = \
+     "$(row "7 7 7 7 7 7"; row "0 0 0 0 0 0")" ]; then
+	ok "-t 1 2: a time column, HH:MM:SS, before the same rows (74 columns)"
+else
+	not_ok "-t 1 2: a time column, HH:MM:SS, before the same rows (74 columns)"
+	show tod
+fi
+
+# --- -o csv -----------------------------------------------------------------
+
+CSVHDR=time,elapsed,interval,lookups,hits,misses,allocs,reclaims,frees,threshold
+# (No {N}: mawk has no interval expressions.)
+D2='[0-9][0-9]'
+ISO="$D2$D2-$D2-${D2}T$D2:$D2:$D2[.]$D2[0-9][+-]$D2:$D2"
+
+# csv_rows FILE N: the header, then N rows of 10 fields whose first is an
+# ISO 8601 time and whose elapsed and interval are seconds to the
+# millisecond, the first row's interval empty; prints the rows without
+# their time, elapsed and interval ("lookups,...,threshold")
+csv_rows() {
+	[ "$(head -n 1 "$1")" = "$CSVHDR" ] &&
+		[ "$(lines "$1")" = "$(($2 + 1))" ] &&
+		awk -F, -v iso="^$ISO\$" 'NR == 1 { next }
+			NF != 10 || $1 !~ iso || $2 !~ /^[0-9]+[.][0-9][0-9][0-9]$/ ||
+			(NR == 2 && ($2 != "0.000" || $3 != "")) ||
+			(NR > 2 && ($3 !~ /^[0-9]+[.][0-9][0-9][0-9]$/ ||
+				    (d = $2 - prev - $3) > 0.002 ||
+				    d < -0.002)) { exit 1 }
+			{ prev = $2 }' "$1" &&
+		sed 1d "$1" | cut -d , -f 4-
+}
+
+D=$T/avc
+mkdir -p "$D"
+CF=$D/cache_stats
+stats "$CF" "1 2 3 4 5 6" "10 20 30 40 50 60"
+echo 512 >"$D/cache_threshold"
+run -o csv -f "$CF"
+if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
+   [ "$(csv_rows "$T/r.out" 1)" = "11,22,33,44,55,66,512" ]; then
+	ok "-o csv: the header, then time, elapsed, interval, totals, threshold"
+else
+	not_ok "-o csv: the header, then time, elapsed, interval, totals, threshold"
+	show r
+fi
+
+run -o csv -f "$F"
+if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
+   [ "$(csv_rows "$T/r.out" 1)" = "7,7,7,7,7,7," ]; then
+	ok "-o csv: threshold empty without a cache_threshold beside the file"
+else
+	not_ok "-o csv: threshold empty without a cache_threshold beside the file"
+	show r
+fi
+
+# A recording over a change of threshold, one read apart: the changes
+# per row, the threshold of each read, the header once.
+stats "$CF" "4294967290 0 0 0 0 0" "100 200 300 400 500 600"
+start csv -o csv -f "$CF" 2 3
+wait_until 15 has_lines "$T/csv.out" 2 || true
+stats "$CF" "5 1 0 0 0 0" "101 202 303 404 505 606"
+echo 1024 >"$D/cache_threshold"
+wait_until 15 has_lines "$T/csv.out" 3 || true
+stats "$CF" "6 1 0 0 0 0" "101 202 303 404 505 606"
+finish csv 15
+got=$(csv_rows "$T/csv.out" 3 || echo bad)
+exp=$(printf '%s\n' 4294967390,200,300,400,500,600,512 \
+	12,3,3,4,5,6,1024 1,0,0,0,0,0,1024)
+if [ "$rc" = 0 ] && [ ! -s "$T/csv.err" ] && [ "$got" = "$exp" ]; then
+	ok "-o csv 2 3: deltas modulo 2^32, each read's threshold, one header"
+else
+	not_ok "-o csv 2 3: deltas modulo 2^32, each read's threshold, one header"
+	show csv
+	echo "# expected rows (after time, elapsed, interval):"
+	echo "$exp" | sed 's/^/#   /'
+fi
+
+echo "1024 x" >"$D/cache_threshold"
+expect_err "-o csv: a malformed cache_threshold is an error" \
+	"avcstat: $D/cache_threshold: expected a whole number" -o csv -f "$CF"
+echo 512 >"$D/cache_threshold"
 
 # --- deltas, -c and per-CPU wraps, the file rewritten between reads ------
 #
@@ -405,6 +543,10 @@ expect_err "too many arguments rejected" "avcstat: too many arguments*" \
 expect_err "unknown option rejected" "avcstat: invalid option '-x'*" \
 	-f "$F" -x
 expect_err "-f without an argument rejected" "avcstat: option '-f'*" -f
+expect_err "-o without an argument rejected" "avcstat: option '-o'*" -o
+expect_err "-o json rejected" "avcstat: invalid format 'json'*" -f "$F" -o json
+expect_err "-c with -o csv rejected" "avcstat: -c and -o csv exclude*" \
+	-c -o csv -f "$F"
 
 # --- signals --------------------------------------------------------------
 
@@ -438,6 +580,42 @@ else
 	show sig
 fi
 
+# --- the long runs ----------------------------------------------------------
+
+if [ "$AVCSTAT_TEST_LONG" = 1 ]; then
+	wait_until 40 test -s "$T/pipe.rc" || true
+	{ header; row "1 2 3 4 5 6"; i=1; while [ $i -lt 23 ]; do
+		row "0 0 0 0 0 0"; i=$((i + 1)); done; } >"$E"
+	if [ "$(cat "$T/pipe.rc" 2>/dev/null)" = 0 ] && [ ! -s "$T/pipe.err" ] &&
+	   cmp -s "$E" "$T/pipe.out"; then
+		ok "into a pipe: one header over 23 rows"
+	else
+		not_ok "into a pipe: one header over 23 rows"
+		diag_file stdout "$T/pipe.out"
+		diag_file stderr "$T/pipe.err"
+	fi
+else
+	skip "into a pipe: one header over 23 rows" "AVCSTAT_TEST_LONG=0"
+fi
+
+if [ "$have_script" = 1 ]; then
+	wait_until 20 test -s "$T/tty.rc" || true
+	{ header; row "1 2 3 4 5 6"; row "0 0 0 0 0 0"; row "0 0 0 0 0 0"
+	  row "0 0 0 0 0 0"; header; row "0 0 0 0 0 0"; row "0 0 0 0 0 0"
+	} >"$E"
+	if [ "$(cat "$T/tty.rc" 2>/dev/null)" = 0 ] && cmp -s "$E" "$T/tty.out"
+	then
+		ok "on a terminal of 6 rows: the header again every 4 rows"
+	else
+		not_ok "on a terminal of 6 rows: the header again every 4 rows"
+		diag_file stdout "$T/tty.out"
+		diag_file stderr "$T/tty.err"
+	fi
+else
+	skip "on a terminal of 6 rows: the header again every 4 rows" \
+		"no script(1)"
+fi
+
 # --- live -----------------------------------------------------------------
 
 # sum_file FILE: the six column totals of a cache_stats file
@@ -453,7 +631,6 @@ ge() {
 				if ($i + 0 < $(i + 6) + 0) exit 1 }'
 }
 
-LIVE=$AVCFS/avc/cache_stats
 if [ -r "$LIVE" ]; then
 	before=$(sum_file "$LIVE")
 	w=0
@@ -491,10 +668,22 @@ if [ -r "$LIVE" ]; then
 		not_ok "live: -c 1 2 re-reads the file, totals do not decrease"
 		show live
 	fi
+	thr=$(cat "$AVCFS/avc/cache_threshold")
+	start live -o csv 1 2
+	finish live 15
+	if [ "$rc" = 0 ] && [ ! -s "$T/live.err" ] &&
+	   csv_rows "$T/live.out" 2 >"$T/live.rows" &&
+	   [ "$(cut -d , -f 7 "$T/live.rows" | sort -u)" = "$thr" ]; then
+		ok "live: -o csv 1 2 records cache_threshold ($thr) on each row"
+	else
+		not_ok "live: -o csv 1 2 records cache_threshold ($thr) on each row"
+		show live
+	fi
 else
 	for d in "live: avcstat without -f prints the header and one row" \
 		 "live: totals >= the file's sums before" \
-		 "live: -c 1 2 re-reads the file, totals do not decrease"; do
+		 "live: -c 1 2 re-reads the file, totals do not decrease" \
+		 "live: -o csv 1 2 records cache_threshold on each row"; do
 		skip "$d" "$LIVE not mounted"
 	done
 fi

@@ -9,8 +9,10 @@
  *
  * Beyond libselinux's tool: an optional row count, files of any size,
  * per-CPU deltas taken modulo 2^32 (the kernel's per-CPU counters are
- * 32-bit and wrap), a clean exit on SIGINT/SIGTERM and a header repeated
- * every screenful.
+ * 32-bit and wrap), a clean exit on SIGINT/SIGTERM, a header repeated
+ * every screenful on a terminal and printed once otherwise, timestamps
+ * (-t) and a CSV recording with the cache_threshold beside each row
+ * (-o csv).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,19 +38,24 @@
 typedef __u32 u32;
 typedef __u64 u64;
 
-#define PROG			"avcstat"
 #define NFIELDS			AVC_RCU_CACHE_STATS_FIELDS
 #define SELINUX_CACHE_STATS	"/sys/fs/selinux/avc/cache_stats"
 #define AVC_RCU_CACHE_STATS	AVC_RCU_MOUNT_POINT "/" AVC_RCU_FILE_CACHE_STATS
+/* SELinux's and avc_rcu's, beside cache_stats in avc/ */
+#define THRESHOLD_FILE		"cache_threshold"
 #define DEFAULT_SCREEN_ROWS	24
+#define CSV_HEADER \
+	"time,elapsed,interval,lookups,hits,misses,allocs,reclaims,frees," \
+	"threshold"
 #define MAX_FILE_SIZE		(64UL << 20)
 #define MAX_SHOWN_HEADER	64
 
 #define U32_MAX			0xffffffffU
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
+/* After "Usage: NAME", NAME the program's name. */
 static const char usage_text[] =
-	"Usage: avcstat [-c] [-f status_file] [interval [count]]\n"
+	" [-c] [-t] [-o format] [-f status_file] [interval [count]]\n"
 	"\n"
 	"Display access vector cache statistics: avc_rcu's avc/cache_stats,\n"
 	"or SELinux's when no avcrcufs is mounted.\n"
@@ -60,6 +67,10 @@ static const char usage_text[] =
 	"Options:\n"
 	"  -c              show cumulative totals on every row, not deltas\n"
 	"  -f status_file  read status_file instead of the default\n"
+	"  -o format       table (the default: libselinux's columns) or csv:\n"
+	"                  a header once, then one comma-separated row per\n"
+	"                  read with its time and cache_threshold (below)\n"
+	"  -t              begin each table row with the local time, HH:MM:SS\n"
 	"  -h, --help      show this help and exit\n"
 	"\n"
 	"Arguments:\n"
@@ -75,8 +86,19 @@ static const char usage_text[] =
 	"Columns: lookups, hits, misses, allocs (allocations), reclaims,\n"
 	"frees. Per-CPU counters are 32-bit and wrap: each CPU's delta is\n"
 	"taken modulo 2^32 and the deltas are summed in 64 bits, so -c totals\n"
-	"keep growing across wraps. The header is repeated every screenful\n"
-	"(terminal rows - 2 data rows; 24 rows when stdout is no terminal).\n"
+	"keep growing across wraps. On a terminal the header is repeated\n"
+	"every screenful (terminal rows - 2 data rows); into a pipe or a file\n"
+	"it is printed once.\n"
+	"\n"
+	"-o csv columns, always these, in this order:\n"
+	"  " CSV_HEADER "\n"
+	"time: the read's local time, ISO 8601 with milliseconds and the UTC\n"
+	"offset; elapsed: seconds since the first row's read; interval:\n"
+	"seconds since the previous row's read (empty on the first row);\n"
+	"lookups..frees: as in the table (the first row the totals, then the\n"
+	"changes; -c is refused: the running sums of the rows are its\n"
+	"totals); threshold: avc/cache_threshold read beside status_file\n"
+	"right after it, empty if there is no such file.\n"
 	"\n"
 	"The file is the line \"" AVC_RCU_CACHE_STATS_HEADER "\"\n"
 	"then at least one row of six unsigned 32-bit decimal numbers\n"
@@ -95,14 +117,28 @@ struct stats_file {
 	unsigned long reads;
 	char *buf;
 	size_t cap;
+	char *threshold_path;	/* -o csv: cache_threshold beside path */
+	int threshold_fd;	/* -1: there is none */
 };
 
 struct sample {
 	size_t ncpus;
 	size_t cap;		/* CPU rows v[] has room for */
 	u32 *v;			/* ncpus * NFIELDS counters */
+	struct timespec mono;	/* when it was read */
+	struct timespec real;
+	long long threshold;	/* -o csv: cache_threshold, -1 if none */
 };
 
+enum format { FORMAT_TABLE, FORMAT_CSV };
+
+struct options {
+	bool cumulative;
+	bool timestamps;
+	enum format format;
+};
+
+static const char *prog = "avcstat";
 static atomic_int stop_requested;
 static atomic_int winch_pending;
 
@@ -111,7 +147,7 @@ static noreturn void die(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fputs(PROG ": ", stderr);
+	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -131,12 +167,19 @@ static noreturn void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(PROG ": ", stderr);
+	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs(" (see '" PROG " -h')\n", stderr);
+	fprintf(stderr, " (see '%s -h')\n", prog);
 	exit(EXIT_FAILURE);
+}
+
+/* The usage, under the program's name. */
+static int print_usage(void)
+{
+	printf("Usage: %s%s", prog, usage_text);
+	return fflush(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 /*
@@ -236,6 +279,51 @@ static const char *default_path(void)
 	if (!access(AVC_RCU_CACHE_STATS, F_OK))
 		return AVC_RCU_CACHE_STATS;
 	return SELINUX_CACHE_STATS;
+}
+
+/*
+ * -o csv: cache_threshold in the directory of the statistics file, as in
+ * SELinux's avc/ and avc_rcu's.  None there is no error: a copied or
+ * crafted file has none, and its column stays empty.
+ */
+static void open_threshold(struct stats_file *sf)
+{
+	const char *slash = strrchr(sf->path, '/');
+	char *dir;
+
+	if (slash)
+		dir = strndup(sf->path, slash - sf->path + 1);
+	else
+		dir = strdup(".");
+	if (!dir)
+		die("out of memory");
+	sf->threshold_path = path_join(dir, THRESHOLD_FILE);
+	free(dir);
+	sf->threshold_fd = open(sf->threshold_path, O_RDONLY | O_CLOEXEC);
+	if (sf->threshold_fd < 0 && errno != ENOENT)
+		die("%s: %s", sf->threshold_path, strerror(errno));
+}
+
+/* The threshold: a whole number and a newline; -1 if there is no file. */
+static long long read_threshold(const struct stats_file *sf)
+{
+	unsigned long long v;
+	char buf[32];
+	ssize_t n;
+
+	if (sf->threshold_fd < 0)
+		return -1;
+	do
+		n = pread(sf->threshold_fd, buf, sizeof(buf) - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		die("%s: %s", sf->threshold_path, strerror(errno));
+	if (n && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	if (!parse_number(buf, 0, U32_MAX, &v))
+		die("%s: expected a whole number", sf->threshold_path);
+	return (long long)v;
 }
 
 /* Read the whole file from offset 0; returns its length. */
@@ -359,20 +447,113 @@ static void read_sample(struct stats_file *sf, struct sample *smp)
 	smp->ncpus = rows;
 }
 
-static void print_header(void)
+static void now(clockid_t clock, struct timespec *ts)
 {
+	if (clock_gettime(clock, ts))
+		die("clock_gettime: %s", strerror(errno));
+}
+
+/* A sample, the times it was read at and, for -o csv, the threshold. */
+static void take_sample(struct stats_file *sf, struct sample *smp,
+			const struct options *o)
+{
+	read_sample(sf, smp);
+	now(CLOCK_MONOTONIC, &smp->mono);
+	now(CLOCK_REALTIME, &smp->real);
+	smp->threshold = o->format == FORMAT_CSV ? read_threshold(sf) : -1;
+}
+
+static void check_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		die("write error: %s", strerror(errno));
+}
+
+static void print_header(const struct options *o)
+{
+	if (o->format == FORMAT_CSV) {
+		puts(CSV_HEADER);
+		return;
+	}
+	if (o->timestamps)
+		printf("%-8s ", "time");
 	printf("%10s %10s %10s %10s %10s %10s\n", "lookups", "hits",
 	       "misses", "allocs", "reclaims", "frees");
 }
 
-static void print_row(const u64 *t)
+/* From @a to @b in milliseconds, rounded. */
+static long long ms_between(const struct timespec *a,
+			    const struct timespec *b)
 {
-	printf("%10llu %10llu %10llu %10llu %10llu %10llu\n",
-	       (unsigned long long)t[0], (unsigned long long)t[1],
-	       (unsigned long long)t[2], (unsigned long long)t[3],
-	       (unsigned long long)t[4], (unsigned long long)t[5]);
-	if (fflush(stdout) || ferror(stdout))
-		die("write error: %s", strerror(errno));
+	long long ns = (long long)(b->tv_sec - a->tv_sec) * 1000000000LL +
+		       (b->tv_nsec - a->tv_nsec);
+
+	return (ns + 500000) / 1000000;
+}
+
+static void print_seconds(long long ms)
+{
+	printf("%lld.%03lld", ms / 1000, ms % 1000);
+}
+
+/* 2026-11-23T14:03:07.123+01:00: ISO 8601, local time and its offset. */
+static void print_iso_time(const struct timespec *real)
+{
+	char date[32], zone[8];
+	struct tm tm;
+
+	if (!localtime_r(&real->tv_sec, &tm) ||
+	    !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm) ||
+	    strftime(zone, sizeof(zone), "%z", &tm) != 5)
+		die("cannot format the time");
+	printf("%s.%03ld%.3s:%s", date, real->tv_nsec / 1000000, zone,
+	       zone + 3);
+}
+
+static void print_time_of_day(const struct timespec *real)
+{
+	char hms[16];
+	struct tm tm;
+
+	if (!localtime_r(&real->tv_sec, &tm) ||
+	    !strftime(hms, sizeof(hms), "%H:%M:%S", &tm))
+		die("cannot format the time");
+	printf("%-8s ", hms);
+}
+
+/*
+ * One row: the counters @t of sample @s, read at @s's times; @start is
+ * when the first row was read, @prev when the one before this (NULL for
+ * the first row).
+ */
+static void print_row(const struct options *o, const struct sample *s,
+		      const struct timespec *start,
+		      const struct timespec *prev, const u64 *t)
+{
+	unsigned int i;
+
+	if (o->format == FORMAT_CSV) {
+		print_iso_time(&s->real);
+		putchar(',');
+		print_seconds(ms_between(start, &s->mono));
+		putchar(',');
+		if (prev)
+			print_seconds(ms_between(prev, &s->mono));
+		for (i = 0; i < NFIELDS; i++)
+			printf(",%llu", (unsigned long long)t[i]);
+		putchar(',');
+		if (s->threshold >= 0)
+			printf("%lld", s->threshold);
+		putchar('\n');
+	} else {
+		if (o->timestamps)
+			print_time_of_day(&s->real);
+		printf("%10llu %10llu %10llu %10llu %10llu %10llu\n",
+		       (unsigned long long)t[0], (unsigned long long)t[1],
+		       (unsigned long long)t[2], (unsigned long long)t[3],
+		       (unsigned long long)t[4], (unsigned long long)t[5]);
+	}
+	check_stdout();
 }
 
 static unsigned int screen_rows(void)
@@ -440,12 +621,6 @@ static bool timespec_before(const struct timespec *a,
 	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
-static void now(struct timespec *ts)
-{
-	if (clock_gettime(CLOCK_MONOTONIC, ts))
-		die("clock_gettime: %s", strerror(errno));
-}
-
 /* Wait until @deadline (CLOCK_MONOTONIC); false if asked to stop. */
 static bool wait_until(const struct timespec *deadline,
 		       const sigset_t *waitmask)
@@ -455,7 +630,7 @@ static bool wait_until(const struct timespec *deadline,
 
 		if (atomic_load(&stop_requested))
 			return false;
-		now(&t);
+		now(CLOCK_MONOTONIC, &t);
 		if (!timespec_before(&t, deadline))
 			return true;
 		left.tv_sec = deadline->tv_sec - t.tv_sec;
@@ -475,29 +650,42 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct stats_file sf = { .fd = -1 };
+	struct stats_file sf = { .fd = -1, .threshold_fd = -1 };
 	struct sample a = { 0 }, b = { 0 }, *prev = &a, *cur = &b;
 	unsigned long long interval = 0, count = 0, printed;
 	u64 cum[NFIELDS] = { 0 }, delta[NFIELDS];
-	unsigned int rows, shown;
-	bool cumulative = false;
-	struct timespec deadline;
+	struct options o = { .format = FORMAT_TABLE };
+	struct timespec deadline, start;
+	unsigned int rows = 0, shown;
+	bool repeat_header;
 	sigset_t waitmask;
 	size_t i;
 	int opt;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":cf:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":cf:ho:t", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'c':
-			cumulative = true;
+			o.cumulative = true;
 			break;
 		case 'f':
 			sf.path = optarg;
 			break;
+		case 'o':
+			if (!strcmp(optarg, "table"))
+				o.format = FORMAT_TABLE;
+			else if (!strcmp(optarg, "csv"))
+				o.format = FORMAT_CSV;
+			else
+				usage_error("invalid format '%s': expected table or csv",
+					    optarg);
+			break;
+		case 't':
+			o.timestamps = true;
+			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			return fflush(stdout) ? EXIT_FAILURE : EXIT_SUCCESS;
+			return print_usage();
 		case ':':
 			usage_error("option '%s' requires an argument",
 				    argv[optind - 1]);
@@ -507,6 +695,9 @@ int main(int argc, char **argv)
 			usage_error("invalid option '%s'", argv[optind - 1]);
 		}
 	}
+	if (o.cumulative && o.format == FORMAT_CSV)
+		usage_error("-c and -o csv exclude each other (%s)",
+			    "the running sums of the csv rows are the totals");
 	if (optind < argc &&
 	    !parse_number(argv[optind++], 1, INT_MAX, &interval))
 		usage_error("invalid interval '%s': expected seconds, 1 to %d",
@@ -529,17 +720,23 @@ int main(int argc, char **argv)
 	}
 	if (sf.fd < 0)
 		die("%s: %s", sf.path, strerror(errno));
+	if (o.format == FORMAT_CSV)
+		open_threshold(&sf);
 
 	setup_signals(&waitmask);
-	now(&deadline);
+	now(CLOCK_MONOTONIC, &deadline);
 
-	read_sample(&sf, prev);
+	take_sample(&sf, prev, &o);
+	start = prev->mono;
 	for (i = 0; i < prev->ncpus * NFIELDS; i++)
 		cum[i % NFIELDS] += prev->v[i];
-	print_header();
-	print_row(cum);
+	print_header(&o);
+	print_row(&o, prev, &start, NULL, cum);
 	printed = 1;
-	rows = screen_rows();
+	/* Into a pipe or a file, or as csv, the header is printed once. */
+	repeat_header = o.format == FORMAT_TABLE && isatty(STDOUT_FILENO);
+	if (repeat_header)
+		rows = screen_rows();
 	shown = 1;	/* data rows under the last header */
 
 	while (interval && printed != count) {
@@ -547,7 +744,7 @@ int main(int argc, char **argv)
 		struct timespec t;
 
 		timespec_add_sec(&deadline, interval);
-		now(&t);
+		now(CLOCK_MONOTONIC, &t);
 		if (timespec_before(&deadline, &t)) {
 			/* Fell behind (stopped, suspended): no burst. */
 			deadline = t;
@@ -556,7 +753,7 @@ int main(int argc, char **argv)
 		if (!wait_until(&deadline, &waitmask))
 			break;
 
-		read_sample(&sf, cur);
+		take_sample(&sf, cur, &o);
 		if (cur->ncpus != prev->ncpus)
 			die("%s: number of CPU rows changed from %zu to %zu",
 			    sf.path, prev->ncpus, cur->ncpus);
@@ -567,13 +764,16 @@ int main(int argc, char **argv)
 		for (i = 0; i < NFIELDS; i++)
 			cum[i] += delta[i];
 
-		if (atomic_exchange(&winch_pending, 0))
-			rows = screen_rows();
-		if (shown >= rows - 2) {
-			print_header();
-			shown = 0;
+		if (repeat_header) {
+			if (atomic_exchange(&winch_pending, 0))
+				rows = screen_rows();
+			if (shown >= rows - 2) {
+				print_header(&o);
+				shown = 0;
+			}
 		}
-		print_row(cumulative ? cum : delta);
+		print_row(&o, cur, &start, &prev->mono,
+			  o.cumulative ? cum : delta);
 		shown++;
 		printed++;
 
