@@ -3,7 +3,8 @@
 #
 # avcstat on crafted cache_stats files (good, bad, rewritten between two
 # reads, per-CPU wraps), its command line and signals, its timestamps and
-# csv recording, its header on a terminal and into a pipe, and on the
+# csv recording, its header on a terminal and into a pipe, its choice of
+# file (in a mount namespace with a crafted /proc/self/mounts), and on the
 # live avcrcufs file when the module is mounted.  Output is TAP version
 # 13; the exit status is non-zero if any test failed.
 #
@@ -17,7 +18,7 @@
 
 set -eu
 
-PLAN=66
+PLAN=72
 HDR='lookups hits misses allocations reclaims frees'
 AVCFS=/sys/fs/avc_rcu
 LIVE=$AVCFS/avc/cache_stats
@@ -44,6 +45,8 @@ if [ -z "$AVCSTAT" ] || [ ! -x "$AVCSTAT" ]; then
 fi
 echo "1..$PLAN"
 echo "# avcstat: $AVCSTAT"
+# Its messages start with the name it runs as.
+NAME=${AVCSTAT##*/}
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/avcstat_test.XXXXXX")
 
@@ -236,7 +239,7 @@ for opt in -h --help; do
 	run "$opt"
 	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
 	   [ "$(head -n 1 "$T/r.out")" = \
-	     "Usage: avcstat [-c] [-t] [-o format] [-f status_file] [interval [count]]" ]
+	     "Usage: $NAME [-c] [-r] [-t] [-o format] [-f status_file] [interval [count]]" ]
 	then
 		ok "$opt prints the usage on stdout, exit 0"
 	else
@@ -387,7 +390,7 @@ fi
 
 echo "1024 x" >"$D/cache_threshold"
 expect_err "-o csv: a malformed cache_threshold is an error" \
-	"avcstat: $D/cache_threshold: expected a whole number" -o csv -f "$CF"
+	"$NAME: $D/cache_threshold: expected a whole number" -o csv -f "$CF"
 echo 512 >"$D/cache_threshold"
 
 # --- deltas, -c and per-CPU wraps, the file rewritten between reads ------
@@ -443,7 +446,7 @@ wait_until 15 has_lines "$T/chg.out" 2 || true
 stats "$F" "1 2 3 4 5 6" "1 2 3 4 5 6" "1 2 3 4 5 6"
 finish chg 15
 { header; row "2 4 6 8 10 12"; } >"$E"
-pat="avcstat: $F: number of CPU rows changed from 2 to 3"
+pat="$NAME: $F: number of CPU rows changed from 2 to 3"
 if [ "$rc" = 1 ] && cmp -s "$E" "$T/chg.out" &&
    [ "$(lines "$T/chg.err")" = 1 ] && [ "$(cat "$T/chg.err")" = "$pat" ]
 then
@@ -463,14 +466,14 @@ bad_row() {
 	shift 2
 	stats "$B" "$@"
 	expect_err "$desc" \
-		"avcstat: $B: line $line: expected 6 unsigned 32-bit fields" \
+		"$NAME: $B: line $line: expected 6 unsigned 32-bit fields" \
 		-f "$B"
 }
 
 bad_header() {
 	desc=$1
 	printf '%s\n1 2 3 4 5 6\n' "$2" >"$B"
-	expect_err "$desc" "avcstat: $B: invalid header \"*\"" -f "$B"
+	expect_err "$desc" "$NAME: $B: invalid header \"*\"" -f "$B"
 }
 
 bad_header "bad header: avcstat's column names" \
@@ -504,18 +507,18 @@ i=0
 	echo "1 2 3 4 5"
 } >"$B"
 expect_err "bad row 300 of 300: line number 301 named" \
-	"avcstat: $B: line 301: expected 6 unsigned 32-bit fields" -f "$B"
+	"$NAME: $B: line 301: expected 6 unsigned 32-bit fields" -f "$B"
 
 printf '%s\n' "$HDR" >"$B"
-expect_err "header only: no CPU rows" "avcstat: $B: no CPU rows" -f "$B"
+expect_err "header only: no CPU rows" "$NAME: $B: no CPU rows" -f "$B"
 
 : >"$B"
-expect_err "empty file" "avcstat: $B: empty file" -f "$B"
+expect_err "empty file" "$NAME: $B: empty file" -f "$B"
 
-expect_err "missing file" "avcstat: $T/missing: No such file or directory" \
+expect_err "missing file" "$NAME: $T/missing: No such file or directory" \
 	-f "$T/missing"
 
-expect_err "unreadable file (a directory)" "avcstat: $T: *" -f "$T"
+expect_err "unreadable file (a directory)" "$NAME: $T: *" -f "$T"
 
 stats "$B" "1 2 3 4 5 6"
 chmod 000 "$B"
@@ -523,7 +526,7 @@ if [ "$(id -u)" = 0 ]; then
 	skip "file without read permission" "running as root"
 else
 	expect_err "file without read permission" \
-		"avcstat: $B: Permission denied" -f "$B"
+		"$NAME: $B: Permission denied" -f "$B"
 fi
 chmod 644 "$B"
 
@@ -531,22 +534,107 @@ chmod 644 "$B"
 
 stats "$F" "1 2 3 4 5 6"
 for a in 0 -1 abc 1.5 " 1" 2147483648 99999999999999999999 ""; do
-	expect_err "interval '$a' rejected" "avcstat: invalid interval*" \
+	expect_err "interval '$a' rejected" "$NAME: invalid interval*" \
 		-f "$F" -- "$a"
 done
 for a in 0 abc -2 18446744073709551616; do
-	expect_err "count '$a' rejected" "avcstat: invalid count*" \
+	expect_err "count '$a' rejected" "$NAME: invalid count*" \
 		-f "$F" -- 1 "$a"
 done
-expect_err "too many arguments rejected" "avcstat: too many arguments*" \
+expect_err "too many arguments rejected" "$NAME: too many arguments*" \
 	-f "$F" 1 2 3
-expect_err "unknown option rejected" "avcstat: invalid option '-x'*" \
+expect_err "unknown option rejected" "$NAME: invalid option '-x'*" \
 	-f "$F" -x
-expect_err "-f without an argument rejected" "avcstat: option '-f'*" -f
-expect_err "-o without an argument rejected" "avcstat: option '-o'*" -o
-expect_err "-o json rejected" "avcstat: invalid format 'json'*" -f "$F" -o json
-expect_err "-c with -o csv rejected" "avcstat: -c and -o csv exclude*" \
+expect_err "-f without an argument rejected" "$NAME: option '-f'*" -f
+expect_err "-o without an argument rejected" "$NAME: option '-o'*" -o
+expect_err "-o json rejected" "$NAME: invalid format 'json'*" -f "$F" -o json
+expect_err "-c with -o csv rejected" "$NAME: -c and -o csv exclude*" \
 	-c -o csv -f "$F"
+expect_err "-r with -f rejected" "$NAME: -r and -f exclude*" -r -f "$F"
+
+# --- the default file -------------------------------------------------------
+#
+# In a mount namespace with a tmpfs over /proc holding a crafted
+# self/mounts, and one over /sys: SELinux's file whenever selinuxfs is
+# mounted, avc_rcu's with -r or without selinuxfs.
+
+# in_ns MOUNTS ARGS...: avcstat ARGS with /proc/self/mounts reading
+# MOUNTS and an empty /sys; rc, $T/r.out, $T/r.err
+in_ns() {
+	printf '%s' "$1" >"$T/mounts"
+	shift
+	rc=0
+	# shellcheck disable=SC2016,SC2086 # expanded by the inner shell
+	unshare $NS_ARGS sh -c '
+		mount -t tmpfs none /proc && mount -t tmpfs none /sys &&
+		mkdir /proc/self && cp "$1" /proc/self/mounts || exit 125
+		shift
+		exec "$@"' sh "$T/mounts" "$AVCSTAT" "$@" \
+		>"$T/r.out" 2>"$T/r.err" || rc=$?
+}
+
+NS_ARGS=-m
+[ "$(id -u)" = 0 ] || NS_ARGS="-r -m"
+in_ns "" -h
+mkdir -p "$T/sel fs/avc" "$T/rcu/avc"
+stats "$T/sel fs/avc/cache_stats" "7 7 7 7 7 7"
+stats "$T/rcu/avc/cache_stats" "9 9 9 9 9 9"
+MOUNTS="proc /proc proc rw 0 0
+avcrcufs $T/rcu avcrcufs rw 0 0
+selinuxfs $(echo "$T/sel fs" | sed 's/ /\\040/g') selinuxfs rw 0 0
+"
+ns_cases="default:_selinuxfs's_file_when_both_are_mounted
+-r:_avcrcufs's_file_though_selinuxfs_is_mounted
+default:_avcrcufs's_file_without_selinuxfs
+default:_neither_mounted_is_one_error_naming_both
+-r:_no_avcrcufs_mounted_is_one_error"
+if [ "$rc" != 0 ]; then
+	for d in $ns_cases; do
+		skip "$(echo "$d" | tr _ ' ')" "no mount namespace (unshare $NS_ARGS)"
+	done
+else
+	in_ns "$MOUNTS"
+	if [ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "7 7 7 7 7 7")" ]
+	then
+		ok "default: selinuxfs's file when both are mounted"
+	else
+		not_ok "default: selinuxfs's file when both are mounted"
+		show r
+	fi
+	in_ns "$MOUNTS" -r
+	if [ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "9 9 9 9 9 9")" ]
+	then
+		ok "-r: avcrcufs's file though selinuxfs is mounted"
+	else
+		not_ok "-r: avcrcufs's file though selinuxfs is mounted"
+		show r
+	fi
+	in_ns "$(echo "$MOUNTS" | grep -v selinuxfs)"
+	if [ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "9 9 9 9 9 9")" ]
+	then
+		ok "default: avcrcufs's file without selinuxfs"
+	else
+		not_ok "default: avcrcufs's file without selinuxfs"
+		show r
+	fi
+	in_ns "proc /proc proc rw 0 0
+"
+	if one_error r "$NAME: /sys/fs/selinux/avc/cache_stats: *(neither selinuxfs nor avcrcufs mounted? see -f)"
+	then
+		ok "default: neither mounted is one error naming both"
+	else
+		not_ok "default: neither mounted is one error naming both"
+		show r
+	fi
+	in_ns "$(echo "$MOUNTS" | grep -v avcrcufs)" -r
+	if one_error r "$NAME: /sys/fs/avc_rcu/avc/cache_stats: *(no avcrcufs mounted? see -f)"
+	then
+		ok "-r: no avcrcufs mounted is one error"
+	else
+		not_ok "-r: no avcrcufs mounted is one error"
+		show r
+	fi
+fi
 
 # --- signals --------------------------------------------------------------
 
@@ -640,13 +728,13 @@ if [ -r "$LIVE" ]; then
 		fi
 	done
 	min=$(echo "$before" | awk -v w="$w" '{ $1 += w; print }')
-	run
+	run -r
 	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
 	   [ "$(lines "$T/r.out")" = 2 ] &&
 	   [ "$(head -n 1 "$T/r.out")" = "$(header)" ]; then
-		ok "live: avcstat without -f prints the header and one row"
+		ok "live: avcstat -r prints the header and one row"
 	else
-		not_ok "live: avcstat without -f prints the header and one row"
+		not_ok "live: avcstat -r prints the header and one row"
 		show r
 	fi
 	after=$(sed -n 2p "$T/r.out")
@@ -657,7 +745,7 @@ if [ -r "$LIVE" ]; then
 		echo "# before: $before (+$w lookups)"
 		echo "# after:  $after"
 	fi
-	start live -c 1 2
+	start live -r -c 1 2
 	finish live 15
 	r1=$(sed -n 2p "$T/live.out")
 	r2=$(sed -n 3p "$T/live.out")
@@ -669,7 +757,7 @@ if [ -r "$LIVE" ]; then
 		show live
 	fi
 	thr=$(cat "$AVCFS/avc/cache_threshold")
-	start live -o csv 1 2
+	start live -r -o csv 1 2
 	finish live 15
 	if [ "$rc" = 0 ] && [ ! -s "$T/live.err" ] &&
 	   csv_rows "$T/live.out" 2 >"$T/live.rows" &&
@@ -680,7 +768,7 @@ if [ -r "$LIVE" ]; then
 		show live
 	fi
 else
-	for d in "live: avcstat without -f prints the header and one row" \
+	for d in "live: avcstat -r prints the header and one row" \
 		 "live: totals >= the file's sums before" \
 		 "live: -c 1 2 re-reads the file, totals do not decrease" \
 		 "live: -o csv 1 2 records cache_threshold on each row"; do

@@ -2,10 +2,12 @@
 /*
  * avcstat - display access vector cache statistics
  *
- * Reads avc_rcu's avc/cache_stats (or SELinux's, which has the same
+ * Reads SELinux's avc/cache_stats or avc_rcu's (which has the same
  * format), sums the per-CPU rows and prints the totals, then, every
  * interval, what changed since the previous read, in the columns and
- * widths of libselinux's avcstat.
+ * widths of libselinux's avcstat.  SELinux's file is the default whenever
+ * selinuxfs is mounted, so that "avcstat" keeps meaning SELinux's cache
+ * whatever name this one is installed under; -r reads avc_rcu's.
  *
  * Beyond libselinux's tool: an optional row count, files of any size,
  * per-CPU deltas taken modulo 2^32 (the kernel's per-CPU counters are
@@ -39,6 +41,7 @@ typedef __u32 u32;
 typedef __u64 u64;
 
 #define NFIELDS			AVC_RCU_CACHE_STATS_FIELDS
+#define SELINUX_FS_NAME		"selinuxfs"
 #define SELINUX_CACHE_STATS	"/sys/fs/selinux/avc/cache_stats"
 #define AVC_RCU_CACHE_STATS	AVC_RCU_MOUNT_POINT "/" AVC_RCU_FILE_CACHE_STATS
 /* SELinux's and avc_rcu's, beside cache_stats in avc/ */
@@ -53,12 +56,12 @@ typedef __u64 u64;
 #define U32_MAX			0xffffffffU
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
-/* After "Usage: NAME", NAME the program's name. */
+/* After "Usage: NAME", NAME the name this program was run as. */
 static const char usage_text[] =
-	" [-c] [-t] [-o format] [-f status_file] [interval [count]]\n"
+	" [-c] [-r] [-t] [-o format] [-f status_file] [interval [count]]\n"
 	"\n"
-	"Display access vector cache statistics: avc_rcu's avc/cache_stats,\n"
-	"or SELinux's when no avcrcufs is mounted.\n"
+	"Display access vector cache statistics: SELinux's avc/cache_stats\n"
+	"when selinuxfs is mounted, else avc_rcu's; -r for avc_rcu's.\n"
 	"\n"
 	"The per-CPU rows of the file are summed. The first row shows the\n"
 	"totals; then, every interval seconds, a row shows what changed since\n"
@@ -70,6 +73,7 @@ static const char usage_text[] =
 	"  -o format       table (the default: libselinux's columns) or csv:\n"
 	"                  a header once, then one comma-separated row per\n"
 	"                  read with its time and cache_threshold (below)\n"
+	"  -r              read avc_rcu's file even when selinuxfs is mounted\n"
 	"  -t              begin each table row with the local time, HH:MM:SS\n"
 	"  -h, --help      show this help and exit\n"
 	"\n"
@@ -79,9 +83,10 @@ static const char usage_text[] =
 	"  count     rows to print, the first included, then exit (a whole\n"
 	"            number >= 1); without it, run until SIGINT or SIGTERM\n"
 	"\n"
-	"Default status_file: avc/cache_stats under the first avcrcufs\n"
-	"mount in /proc/self/mounts, else " AVC_RCU_CACHE_STATS "\n"
-	"if it exists, else " SELINUX_CACHE_STATS ".\n"
+	"Default status_file: avc/cache_stats under the first selinuxfs mount\n"
+	"in /proc/self/mounts; else (and with -r) under the first avcrcufs\n"
+	"mount, else " AVC_RCU_CACHE_STATS " if it exists;\n"
+	"else " SELINUX_CACHE_STATS ".\n"
 	"\n"
 	"Columns: lookups, hits, misses, allocs (allocations), reclaims,\n"
 	"frees. Per-CPU counters are 32-bit and wrap: each CPU's delta is\n"
@@ -135,6 +140,7 @@ enum format { FORMAT_TABLE, FORMAT_CSV };
 struct options {
 	bool cumulative;
 	bool timestamps;
+	bool avc_rcu;		/* -r: avc_rcu's file by default */
 	enum format format;
 };
 
@@ -175,7 +181,7 @@ static noreturn void usage_error(const char *fmt, ...)
 	exit(EXIT_FAILURE);
 }
 
-/* The usage, under the program's name. */
+/* The usage, under the name this program was run as. */
 static int print_usage(void)
 {
 	printf("Usage: %s%s", prog, usage_text);
@@ -244,7 +250,11 @@ static char *path_join(const char *dir, const char *file)
 	return p;
 }
 
-static char *find_mounted_cache_stats(void)
+/*
+ * avc/cache_stats below the first mount of @fstype in /proc/self/mounts,
+ * or NULL.
+ */
+static char *find_mounted_cache_stats(const char *fstype)
 {
 	char *line = NULL, *path = NULL;
 	size_t len = 0;
@@ -260,7 +270,7 @@ static char *find_mounted_cache_stats(void)
 			continue;
 		mnt = strtok_r(NULL, " \t\n", &save);
 		type = strtok_r(NULL, " \t\n", &save);
-		if (!mnt || !type || strcmp(type, AVC_RCU_FS_NAME))
+		if (!mnt || !type || strcmp(type, fstype))
 			continue;
 		unescape_mount_path(mnt);
 		path = path_join(mnt, AVC_RCU_FILE_CACHE_STATS);
@@ -270,13 +280,22 @@ static char *find_mounted_cache_stats(void)
 	return path;
 }
 
-static const char *default_path(void)
+/*
+ * SELinux's file whenever selinuxfs is mounted: on a system with SELinux,
+ * "avcstat" means its cache, whatever name this one is installed under.
+ * Then (first with -r) avc_rcu's.
+ */
+static const char *default_path(bool avc_rcu)
 {
-	char *path = find_mounted_cache_stats();
+	char *path = NULL;
 
+	if (!avc_rcu)
+		path = find_mounted_cache_stats(SELINUX_FS_NAME);
+	if (!path)
+		path = find_mounted_cache_stats(AVC_RCU_FS_NAME);
 	if (path)
 		return path;
-	if (!access(AVC_RCU_CACHE_STATS, F_OK))
+	if (avc_rcu || !access(AVC_RCU_CACHE_STATS, F_OK))
 		return AVC_RCU_CACHE_STATS;
 	return SELINUX_CACHE_STATS;
 }
@@ -662,8 +681,10 @@ int main(int argc, char **argv)
 	size_t i;
 	int opt;
 
+	if (program_invocation_short_name && *program_invocation_short_name)
+		prog = program_invocation_short_name;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":cf:ho:t", longopts,
+	while ((opt = getopt_long(argc, argv, ":cf:ho:rt", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -681,6 +702,9 @@ int main(int argc, char **argv)
 				usage_error("invalid format '%s': expected table or csv",
 					    optarg);
 			break;
+		case 'r':
+			o.avc_rcu = true;
+			break;
 		case 't':
 			o.timestamps = true;
 			break;
@@ -695,6 +719,8 @@ int main(int argc, char **argv)
 			usage_error("invalid option '%s'", argv[optind - 1]);
 		}
 	}
+	if (o.avc_rcu && sf.path)
+		usage_error("-r and -f exclude each other");
 	if (o.cumulative && o.format == FORMAT_CSV)
 		usage_error("-c and -o csv exclude each other (%s)",
 			    "the running sums of the csv rows are the totals");
@@ -710,11 +736,13 @@ int main(int argc, char **argv)
 		usage_error("too many arguments");
 
 	if (!sf.path) {
-		sf.path = default_path();
+		sf.path = default_path(o.avc_rcu);
 		sf.fd = open(sf.path, O_RDONLY | O_CLOEXEC);
 		if (sf.fd < 0 && errno == ENOENT)
-			die("%s: %s (no " AVC_RCU_FS_NAME " mounted? see -f)",
-			    sf.path, strerror(errno));
+			die("%s: %s (%s mounted? see -f)", sf.path,
+			    strerror(errno),
+			    o.avc_rcu ? "no " AVC_RCU_FS_NAME :
+			    "neither " SELINUX_FS_NAME " nor " AVC_RCU_FS_NAME);
 	} else {
 		sf.fd = open(sf.path, O_RDONLY | O_CLOEXEC);
 	}
