@@ -9,9 +9,9 @@
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
 #   make install         the module (modules_install, then depmod),
-#                        avcstat built for this machine and its man page
-#                        (PREFIX=/usr/local, DESTDIR, INSTALL_MOD_PATH,
-#                        AVCSTAT_NAME=avcstat honoured)
+#                        avcstat built for this machine as avcstat-rcu,
+#                        and its man page (PREFIX=/usr/local, DESTDIR,
+#                        INSTALL_MOD_PATH, AVCSTAT_NAME=avcstat honoured)
 #   make uninstall       remove what make install installed (same variables)
 #   make check           static checks, then the kselftests in QEMU guests
 #   make bench           the 2004 comparison, measured in a QEMU guest,
@@ -97,15 +97,12 @@ MODULES_INSTALL = $(MAKE) -C $(KDIR) M=$(PWD) \
 modules_install:
 	$(MODULES_INSTALL)
 
-# make install: where things go.  PREFIX=/usr/local keeps avcstat out of
-# /usr/sbin, where selinux-utils installs libselinux's (see the admin
-# guide); AVCSTAT_NAME=avcstat-rcu installs it under another name.
-# The module goes below INSTALL_MOD_PATH (Kbuild's variable), the rest
-# below DESTDIR.
-PREFIX		?= /usr/local
-SBINDIR		?= $(PREFIX)/sbin
-MANDIR		?= $(PREFIX)/share/man
-AVCSTAT_NAME	?= avcstat
+# make install: where things go.  The module goes below INSTALL_MOD_PATH
+# (Kbuild's variable), in INSTALL_MOD_DIR; avcstat and its man page are
+# tools/avcstat/Makefile's install, with its variables (PREFIX=/usr/local,
+# SBINDIR, MANDIR, DESTDIR and AVCSTAT_NAME=avcstat-rcu: a name of its own,
+# so that "avcstat" stays libselinux's; see the admin guide), which reach
+# it from the command line or the environment as they are.
 INSTALL_MOD_DIR	?= extra
 KRELEASE	= $(shell tools/testing/kdir --release '$(KDIR)')
 MODLIB		= $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)
@@ -115,7 +112,6 @@ DEPMOD_FILES	:= modules.alias modules.alias.bin modules.builtin.alias.bin \
 		   modules.builtin.bin modules.dep modules.dep.bin \
 		   modules.devname modules.softdep modules.symbols \
 		   modules.symbols.bin
-AVCSTAT_HOST	:= build/install/avcstat
 
 # Kbuild's modules_install runs depmod only when the tree has a
 # System.map, which distribution headers lack: run it here, against the
@@ -124,12 +120,7 @@ install: module
 	$(MODULES_INSTALL)
 	depmod $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") -e \
 		-E $(KDIR)/Module.symvers $(KRELEASE)
-	@mkdir -p $(dir $(AVCSTAT_HOST))
-	$(MAKE) -C tools/avcstat dynamic DYNAMIC_OUT=$(PWD)/$(AVCSTAT_HOST)
-	install -d "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(MANDIR)/man8"
-	install -m 0755 $(AVCSTAT_HOST) "$(DESTDIR)$(SBINDIR)/$(AVCSTAT_NAME)"
-	install -m 0644 tools/avcstat/avcstat.8 \
-		"$(DESTDIR)$(MANDIR)/man8/$(AVCSTAT_NAME).8"
+	$(MAKE) -C tools/avcstat install
 
 uninstall:
 	for f in avc_rcu.ko avc_rcu.ko.gz avc_rcu.ko.xz avc_rcu.ko.zst; do \
@@ -145,8 +136,7 @@ uninstall:
 	else \
 		for f in $(DEPMOD_FILES); do rm -f "$(MODLIB)/$$f"; done; \
 	fi
-	rm -f "$(DESTDIR)$(SBINDIR)/$(AVCSTAT_NAME)" \
-		"$(DESTDIR)$(MANDIR)/man8/$(AVCSTAT_NAME).8"
+	$(MAKE) -C tools/avcstat uninstall
 
 check:
 	tools/testing/check
