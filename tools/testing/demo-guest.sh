@@ -4,7 +4,10 @@
 # The demo, inside the guest: load the module, raise cache_threshold to
 # 1024, drive lookups with avc_workload and watch avcstat 1.  A working set
 # larger than the threshold keeps reclaiming; raised past the working set,
-# the cache stops reclaiming and every lookup hits.
+# the cache stops reclaiming and every lookup hits.  avcstat -o csv 1
+# records both phases, the threshold on each row, and the recording is
+# printed at the end between two marker lines, which tools/testing/demo
+# writes to build/demo/avcstat.csv on the host and plots.
 set -eu
 
 cd /avc_rcu
@@ -36,11 +39,16 @@ echo "seqno $(cat $F/seqno)"
 # also kept in /tmp/rows.
 watch() {
 	./avc_workload -d $((rows + 2)) -k $keys &
+	workload=$!
 	sleep 1
 	say avcstat 1
 	./avcstat 1 "$rows" | tee /tmp/rows
-	wait
+	wait $workload
 }
+
+say "avcstat -o csv 1 > /tmp/recording.csv &: the whole run, recorded"
+./avcstat -o csv 1 >/tmp/recording.csv &
+recorder=$!
 
 # column NAME: that column of the avcstat rows after the totals.
 column() {
@@ -59,6 +67,15 @@ echo 2048 > $F/avc/cache_threshold
 watch
 last_misses=$(column misses | tail -n 1)
 last_reclaims=$(column reclaims | tail -n 1)
+# One more second in the recording at 2048, then it stops (SIGINT: its
+# last row is whole).
+sleep 1
+kill -s INT $recorder
+wait $recorder
+say "the recording: $(($(wc -l </tmp/recording.csv) - 1)) rows"
+echo AVC_RCU_DEMO_CSV_BEGIN
+cat /tmp/recording.csv
+echo AVC_RCU_DEMO_CSV_END
 
 say cat $F/avc/hash_stats
 cat $F/avc/hash_stats
@@ -74,4 +91,4 @@ if [ "$last_misses" != 0 ] || [ "$last_reclaims" != 0 ]; then
 	echo "demo: FAIL: at threshold 2048 the last second had $last_misses misses, $last_reclaims reclaims"
 	exit 1
 fi
-echo "demo: PASS: reclaims every second at 1024; no miss, no reclaim at 2048"
+echo "demo: reclaims every second at 1024; no miss, no reclaim at 2048"
