@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the cache core: which entries each reclaim policy evicts
- * (the order the policies promise, entry by entry), the wrap-safe seqno
- * order and the has-perm verdict.
+ * (the order the policies promise, entry by entry), what one reclaim may
+ * visit and when it may evict at all, what becomes of an insert (linked,
+ * replaced, dropped as stale or raced, not cached when full) and the places
+ * it takes, resets racing each other and inserts, replacements under
+ * lockless readers, the wrap-safe seqno order and the has-perm verdict.
  *
  * Built into avc_rcu_kunit.ko with ss_kunit.c, never into avc_rcu.ko.  As
  * there, the sources under test are included (6.1 has no
@@ -22,12 +25,22 @@
 #include "sync.c"
 
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/wait.h>
 
 #define NKEYS 8
+/* The most kthreads a case starts beside the test's own thread. */
+#define AVC_KUNIT_MAX_THREADS 8
 
 struct avc_kunit_ctx {
 	struct avc_ss ss;
 	struct avc_cache *c;
+	/* A case's kthreads, stopped by avc_kunit_exit() if the case is not. */
+	struct task_struct *threads[AVC_KUNIT_MAX_THREADS];
+	unsigned int nthreads;
 };
 
 /* The security server: keys (1, 2, 3) .. (NKEYS, 2, 3) allowed 1 << s. */
@@ -72,12 +85,16 @@ static void fill(struct kunit *test, enum avc_reclaim_policy policy)
 	KUNIT_ASSERT_EQ(test, atomic_read(&x->c->active), NKEYS);
 }
 
+static void stop_kthreads(struct kunit *test);
+
 static void avc_kunit_exit(struct kunit *test)
 {
 	struct avc_kunit_ctx *x = test->priv;
 
 	if (!x)
 		return;
+	/* A failed assertion may have ended the case with its threads running. */
+	stop_kthreads(test);
 	if (!IS_ERR_OR_NULL(x->c))
 		avc_cache_destroy(x->c);
 	avc_ss_destroy(&x->ss);
@@ -253,12 +270,289 @@ static void verdict(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, avc_decide(&avd, 0x1), 0);
 }
 
+/* @linked entries linked, as many places taken, allocations - frees too. */
+static void expect_places(struct kunit *test, int linked)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_cache_stats st;
+	struct avc_hash_stats hs;
+
+	avc_cache_hash_stats(x->c, &hs);
+	avc_cache_stats_sum(x->c, &st);
+	KUNIT_EXPECT_EQ(test, hs.entries, linked);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&x->c->active), linked,
+			    "places taken, %d entries linked", hs.entries);
+	KUNIT_EXPECT_EQ(test, st.allocations - st.frees, (u32)linked);
+}
+
+/* Look key (@s, 2, 3) up and expect a hit, whatever the verdict. */
+static void touch(struct kunit *test, unsigned int s)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_cache_stats before, after;
+	struct avc_rcu_decision avd;
+
+	avc_cache_stats_sum(x->c, &before);
+	avc_cache_has_perm(x->c, s, 2, 3, 0, &avd);
+	avc_cache_stats_sum(x->c, &after);
+	KUNIT_EXPECT_EQ_MSG(test, after.hits, before.hits + 1, "key %u", s);
+}
+
+/*
+ * A decision of policy @seqno for a key of source @ssid, every field but
+ * the flags derived from the two: a reader can tell a whole one from a
+ * torn or freed one.
+ */
+static void make_decision(struct avc_rcu_decision *avd, u32 ssid, u32 seqno)
+{
+	avd->allowed = ssid * 0x9e3779b1U ^ seqno * 0x85ebca6bU;
+	avd->auditallow = ~avd->allowed;
+	avd->auditdeny = ssid + seqno;
+	avd->seqno = seqno;
+	avd->flags = 0;
+}
+
+static bool decision_whole(const struct avc_rcu_decision *avd, u32 ssid)
+{
+	struct avc_rcu_decision want;
+
+	make_decision(&want, ssid, avd->seqno);
+	return !memcmp(avd, &want, sizeof(want));
+}
+
+/*
+ * Insert a decision of policy @seqno for key (@ssid, @tsid, @tclass), as a
+ * miss whose security server answered under that policy: the insert path
+ * alone, with the seqno the test chooses.
+ */
+static void insert_decision(struct avc_cache *c, u32 ssid, u32 tsid,
+			    u16 tclass, u32 seqno)
+{
+	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
+	struct avc_rcu_decision avd;
+
+	make_decision(&avd, ssid, seqno);
+	avc_insert(c, &k, &avd);
+}
+
+/*
+ * The seqno of the decision cached for a key in *@seqno, and its node (to
+ * compare, never to dereference); NULL if the key is not cached.
+ */
+static const void *cached(struct avc_cache *c, u32 ssid, u32 tsid,
+			  u16 tclass, u32 *seqno)
+{
+	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
+	struct avc_node *node;
+
+	rcu_read_lock();
+	node = avc_search(c, avc_hash(c, &k), &k);
+	if (node)
+		*seqno = node->dec.seqno;
+	rcu_read_unlock();
+	return node;
+}
+
+/*
+ * Every linked decision's policy is @seqno or newer; returns the entries,
+ * and the older ones in *@old.
+ */
+static int table_older_than(struct avc_cache *c, u32 seqno, int *old)
+{
+	struct avc_node *node;
+	unsigned int i;
+	int n = 0;
+
+	*old = 0;
+	rcu_read_lock();
+	for (i = 0; i <= c->mask; i++)
+		hlist_for_each_entry_rcu(node, &c->slots[i], list) {
+			n++;
+			*old += avc_seqno_before(node->dec.seqno, seqno);
+		}
+	rcu_read_unlock();
+	return n;
+}
+
+/* latest_seqno (a function: READ_ONCE() in an expectation floods its log). */
+static u32 latest(const struct avc_cache *c)
+{
+	return READ_ONCE(c->latest_seqno);
+}
+
+/* One sweep of the hand, under the reclaim lock as avc_reclaim() takes it. */
+static unsigned int sweep(struct avc_cache *c, unsigned int *visited)
+{
+	unsigned long flags;
+	unsigned int got;
+
+	flags = avc_reclaim_lock(&c->locks);
+	got = avc_reclaim_sweep(c, visited);
+	avc_reclaim_unlock(&c->locks, flags);
+	return got;
+}
+
+/*
+ * CLOCK on a bucket whose every entry is referenced: the hand's first pass
+ * only clears bits, so it goes over the bucket once more and evicts by
+ * age, the oldest first; the insert that took a place past the threshold
+ * then links.  Without that second pass, hits could keep a cache from
+ * reclaiming at all, and the insert would not be cached.
+ */
+static void reclaim_lru_all_referenced(struct kunit *test)
+{
+	enum { N = 24 };
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_cache_stats a, b;
+	struct avc_rcu_decision avd;
+	unsigned int s;
+
+	KUNIT_ASSERT_EQ(test, avc_reclaim_select(AVC_RECLAIM_LRU), 0);
+	x->c = avc_cache_create(&x->ss, 1, N, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	for (s = 1; s <= N; s++)
+		avc_cache_has_perm(x->c, s, 2, 3, 0, &avd);
+	for (s = 1; s <= N; s++)
+		touch(test, s);
+	expect_bucket(test,
+		      "24* 23* 22* 21* 20* 19* 18* 17* 16* 15* 14* 13* 12* 11* 10* 9* 8* 7* 6* 5* 4* 3* 2* 1*");
+	expect_places(test, N);
+
+	avc_cache_stats_sum(x->c, &a);
+	avc_cache_has_perm(x->c, 100, 2, 3, 0, &avd);
+	avc_cache_stats_sum(x->c, &b);
+	/* 1 .. 16 went, by age; the bits of the rest were cleared. */
+	expect_bucket(test, "100 24 23 22 21 20 19 18 17");
+	KUNIT_EXPECT_EQ(test, b.misses - a.misses, 1U);
+	KUNIT_EXPECT_EQ(test, b.reclaims - a.reclaims,
+			(u32)AVC_RCU_RECLAIM_CHUNK);
+	expect_places(test, N - AVC_RCU_RECLAIM_CHUNK + 1);
+	touch(test, 100);
+}
+
+/*
+ * The re-check under the reclaim lock.  Misses that arrive together at the
+ * threshold each take a place and call avc_reclaim(), one after the other:
+ * the first evicts a chunk, and the others, finding the cache within its
+ * threshold again, must evict nothing: k misses at once evict one chunk,
+ * not k.  Played in sequence, two misses in flight.
+ */
+static void reclaim_herd_rechecks(struct kunit *test)
+{
+	enum { N = 20, HERD = 2 };
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_rcu_decision avd;
+	unsigned int s;
+
+	KUNIT_ASSERT_EQ(test, avc_reclaim_select(AVC_RECLAIM_FIFO), 0);
+	x->c = avc_cache_create(&x->ss, 1, N, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	for (s = 1; s <= N; s++)
+		avc_cache_has_perm(x->c, s, 2, 3, 0, &avd);
+	expect_places(test, N);
+	/* At the threshold, not past it: nothing to do. */
+	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), 0U);
+
+	/* The places of two inserts in flight, as atomic_inc_return() took them. */
+	atomic_add(HERD, &x->c->active);
+	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), (u32)AVC_RCU_RECLAIM_CHUNK);
+	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), 0U);
+	atomic_sub(HERD, &x->c->active);
+	expect_bucket(test, "20 19 18 17");
+	expect_places(test, N - AVC_RCU_RECLAIM_CHUNK);
+}
+
+static const enum avc_reclaim_policy reach_policies[] = {
+	AVC_RECLAIM_LRU, AVC_RECLAIM_FIFO, AVC_RECLAIM_NEWEST,
+};
+
+static void reach_desc(const enum avc_reclaim_policy *p, char *desc)
+{
+	strscpy(desc, avc_reclaim_name(*p), KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(reach, reach_policies, reach_desc);
+
+/*
+ * Link @n keys (@next on, @next advanced) whose buckets are in [@lo, @hi),
+ * each a decision of the policy in force.
+ */
+static void place(struct kunit *test, u32 *next, unsigned int lo,
+		  unsigned int hi, unsigned int n)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_key k = { .tsid = 7, .tclass = 9 };
+	unsigned int idx;
+
+	while (n) {
+		k.ssid = (*next)++;
+		idx = avc_hash(x->c, &k);
+		if (idx < lo || idx >= hi)
+			continue;
+		insert_decision(x->c, k.ssid, k.tsid, k.tclass,
+				latest(x->c));
+		n--;
+	}
+}
+
+/*
+ * One reclaim's reach: in a table of 65536 buckets, sparse, a sweep visits
+ * at most AVC_RCU_RECLAIM_SCAN buckets (lru: each twice) from the hand,
+ * and the hand moves on by as many; an insert whose reclaim finds nothing
+ * in reach is not cached, and gives its place back.
+ */
+static void reclaim_reach_cap(struct kunit *test)
+{
+	enum { SLOTS = 65536, NEAR = 4, FAR = 4 };
+	const enum avc_reclaim_policy *policy = test->param_value;
+	const unsigned int scan = AVC_RCU_RECLAIM_SCAN;
+	unsigned int cap = scan * (*policy == AVC_RECLAIM_LRU ? 2 : 1);
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_cache_stats a, b;
+	unsigned int visited = 0;
+	u32 next = 1, seqno;
+
+	KUNIT_ASSERT_EQ(test, avc_reclaim_select(*policy), 0);
+	x->c = avc_cache_create(&x->ss, SLOTS, 1000, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	/*
+	 * From a hand at bucket 0: NEAR entries beyond the first sweep's
+	 * reach and within the second's, FAR beyond both and the third's.
+	 */
+	place(test, &next, scan + 88, 2 * scan, NEAR);
+	place(test, &next, SLOTS / 2, SLOTS, FAR);
+	expect_places(test, NEAR + FAR);
+
+	x->c->reclaim_hint = 0;
+	KUNIT_EXPECT_EQ(test, sweep(x->c, &visited), 0U);
+	KUNIT_EXPECT_EQ(test, visited, cap);
+	KUNIT_EXPECT_EQ(test, x->c->reclaim_hint, scan);
+
+	KUNIT_EXPECT_EQ(test, sweep(x->c, &visited), (u32)NEAR);
+	KUNIT_EXPECT_EQ(test, visited, cap);
+	KUNIT_EXPECT_EQ(test, x->c->reclaim_hint, 2 * scan);
+	expect_places(test, FAR);
+
+	/* Past the threshold with nothing in reach: not cached. */
+	avc_cache_set_threshold(x->c, FAR);
+	avc_cache_stats_sum(x->c, &a);
+	insert_decision(x->c, 0xfffff, 7, 9, latest(x->c));
+	avc_cache_stats_sum(x->c, &b);
+	KUNIT_EXPECT_NULL(test, cached(x->c, 0xfffff, 7, 9, &seqno));
+	KUNIT_EXPECT_EQ(test, b.reclaims, a.reclaims);
+	KUNIT_EXPECT_EQ(test, x->c->reclaim_hint, 3 * scan);
+	expect_places(test, FAR);
+}
+
 static struct kunit_case avc_evict_cases[] = {
 	KUNIT_CASE(evict_lru),
 	KUNIT_CASE(evict_lru_all_hot),
 	KUNIT_CASE(evict_fifo),
 	KUNIT_CASE(evict_newest),
 	KUNIT_CASE(reclaim_chunk),
+	KUNIT_CASE(reclaim_lru_all_referenced),
+	KUNIT_CASE(reclaim_herd_rechecks),
+	KUNIT_CASE_PARAM(reclaim_reach_cap, reach_gen_params),
 	{}
 };
 
@@ -281,6 +575,402 @@ static struct kunit_suite avc_evict_suite = {
 	.test_cases = avc_evict_cases,
 };
 
+/*
+ * The @i-th online CPU but @skip (none if -1), round robin, for a kthread
+ * to be bound to; -1 when @skip is the only one.
+ */
+static int other_cpu(unsigned int i, int skip)
+{
+	unsigned int n = num_online_cpus();
+	int cpu;
+
+	if (skip >= 0 && cpu_online(skip))
+		n--;
+
+	if (!n)
+		return -1;
+	i %= n;
+	for_each_online_cpu(cpu)
+		if (cpu != skip && !i--)
+			return cpu;
+	return -1;
+}
+
+/* Start a kthread running @fn(@data), on @cpu unless it is -1. */
+static void start_kthread(struct kunit *test, int (*fn)(void *), void *data,
+			  const char *name, int cpu)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	struct task_struct *t;
+
+	KUNIT_ASSERT_LT(test, x->nthreads, (unsigned int)AVC_KUNIT_MAX_THREADS);
+	t = kthread_create(fn, data, "avc_kunit_%s/%u", name, x->nthreads);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_create: %ld",
+			       PTR_ERR(t));
+	if (cpu >= 0)
+		kthread_bind(t, cpu);
+	x->threads[x->nthreads++] = t;
+	wake_up_process(t);
+}
+
+/* Stop every kthread the case started; each runs until told to stop. */
+static void stop_kthreads(struct kunit *test)
+{
+	struct avc_kunit_ctx *x = test->priv;
+
+	while (x->nthreads)
+		kthread_stop(x->threads[--x->nthreads]);
+}
+
+/*
+ * Two resets out of order: the older one, returning last, must not move
+ * latest_seqno back, or a decision of the policy the newer one retired
+ * could be inserted after both.  Across the wrap-around of the seqno too.
+ * And what each insert becomes: stale, linked, raced, replaced.
+ */
+static void reset_out_of_order(struct kunit *test)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	u32 s, seqno;
+	const void *n1;
+
+	x->c = avc_cache_create(&x->ss, 64, 1000, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	s = latest(x->c) + 1;
+	avc_cache_reset(x->c, s + 1);
+	avc_cache_reset(x->c, s);
+	KUNIT_EXPECT_EQ(test, latest(x->c), s + 1);
+
+	/* Stale: not linked, its place given back. */
+	insert_decision(x->c, 1, 2, 3, s);
+	KUNIT_EXPECT_NULL(test, cached(x->c, 1, 2, 3, &seqno));
+	expect_places(test, 0);
+
+	insert_decision(x->c, 1, 2, 3, s + 1);
+	n1 = cached(x->c, 1, 2, 3, &seqno);
+	KUNIT_EXPECT_NOT_NULL(test, n1);
+	KUNIT_EXPECT_EQ(test, seqno, s + 1);
+	expect_places(test, 1);
+	/* Raced: the same decision, linked first by another miss. */
+	insert_decision(x->c, 1, 2, 3, s + 1);
+	KUNIT_EXPECT_PTR_EQ(test, cached(x->c, 1, 2, 3, &seqno), n1);
+	expect_places(test, 1);
+	/* Replaced: a newer decision, the old entry's place given back. */
+	insert_decision(x->c, 1, 2, 3, s + 2);
+	KUNIT_EXPECT_PTR_NE(test, cached(x->c, 1, 2, 3, &seqno), n1);
+	KUNIT_EXPECT_EQ(test, seqno, s + 2);
+	expect_places(test, 1);
+	/* An older one than cached, if not retired, races: dropped. */
+	insert_decision(x->c, 1, 2, 3, s + 1);
+	cached(x->c, 1, 2, 3, &seqno);
+	KUNIT_EXPECT_EQ(test, seqno, s + 2);
+	expect_places(test, 1);
+
+	/* Across 2^32: 1 is newer than U32_MAX. */
+	WRITE_ONCE(x->c->latest_seqno, U32_MAX - 1);
+	avc_cache_reset(x->c, 1);
+	avc_cache_reset(x->c, U32_MAX);
+	KUNIT_EXPECT_EQ(test, latest(x->c), 1U);
+	expect_places(test, 0);
+	insert_decision(x->c, 1, 2, 3, U32_MAX);
+	KUNIT_EXPECT_NULL(test, cached(x->c, 1, 2, 3, &seqno));
+	insert_decision(x->c, 1, 2, 3, 1);
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 1, 2, 3, &seqno));
+	expect_places(test, 1);
+}
+
+/* reset_race(): two resetters and two inserters, round after round. */
+#define RACE_RESETTERS	2
+#define RACE_INSERTERS	2
+#define RACE_KEYS	8
+#define RACE_ROUNDS	64
+
+struct race {
+	struct avc_cache *c;
+	wait_queue_head_t start;
+	struct completion done;
+	u32 round;		/* published with smp_store_release() */
+	u32 s;			/* the round's older seqno */
+	atomic_t resets_done;
+	atomic_t finished;
+	unsigned int nthreads;
+};
+
+struct race_worker {
+	struct race *r;
+	unsigned int id;
+	u32 round;
+	unsigned long inserts;
+};
+
+/*
+ * Insert decisions of seqno s and s + 1 in turn, for keys of our own,
+ * until both resets have returned; then one of s for each key, which must
+ * all be stale: inserts of the retired policy after both resets.
+ */
+static void race_insert(struct race_worker *w, u32 s)
+{
+	u32 key = 1000 * w->id;
+	unsigned int i;
+
+	for (i = 0; atomic_read(&w->r->resets_done) < RACE_RESETTERS; i++)
+		insert_decision(w->r->c, key + i % RACE_KEYS, 5, 6,
+				s + (i / RACE_KEYS + i) % 2);
+	w->inserts += i + RACE_KEYS;
+	for (i = 0; i < RACE_KEYS; i++)
+		insert_decision(w->r->c, key + i, 5, 6, s);
+}
+
+/* A round this worker has not run was published, or it is to stop. */
+static bool race_go(struct race_worker *w)
+{
+	if (kthread_should_stop())
+		return true;
+	/* Pairs with reset_race()'s release: the round's s is seen. */
+	return smp_load_acquire(&w->r->round) != w->round;
+}
+
+static int race_thread(void *arg)
+{
+	struct race_worker *w = arg;
+	struct race *r = w->r;
+	u32 s;
+
+	for (;;) {
+		wait_event(r->start, race_go(w));
+		if (kthread_should_stop())
+			return 0;
+		/* Pairs with reset_race()'s release, as in race_go(). */
+		w->round = smp_load_acquire(&r->round);
+		s = READ_ONCE(r->s);
+		if (w->id < RACE_RESETTERS) {
+			/* Resetter 0 for s, resetter 1 for s + 1. */
+			avc_cache_reset(r->c, s + w->id);
+			atomic_inc(&r->resets_done);
+		} else {
+			race_insert(w, s);
+		}
+		if (atomic_inc_return(&r->finished) == r->nthreads)
+			complete(&r->done);
+	}
+}
+
+/*
+ * Two resets racing each other with inserts in flight, as two policy loads
+ * whose resets run at once: resetters for s and s + 1 released together,
+ * inserters inserting decisions of s and s + 1 meanwhile and after.  When
+ * all have returned, latest_seqno must be s + 1, the newer, and no
+ * decision of policy s may be linked.
+ */
+static void reset_race(struct kunit *test)
+{
+	enum { N = RACE_RESETTERS + RACE_INSERTERS };
+	struct avc_kunit_ctx *x = test->priv;
+	struct race_worker *w;
+	unsigned long inserts = 0;
+	unsigned int i, round;
+	struct race *r;
+	int old, entries;
+	u32 s0, s;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	w = kunit_kcalloc(test, N, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	x->c = avc_cache_create(&x->ss, 16, 1000, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	r->c = x->c;
+	r->nthreads = N;
+	init_waitqueue_head(&r->start);
+	init_completion(&r->done);
+	for (i = 0; i < N; i++) {
+		w[i].r = r;
+		w[i].id = i;
+		/* Over every CPU: this thread sleeps while they run. */
+		start_kthread(test, race_thread, &w[i], "race",
+			      other_cpu(i, -1));
+	}
+
+	s0 = latest(x->c);
+	for (round = 1; round <= RACE_ROUNDS; round++) {
+		s = s0 + 2 * round;
+		WRITE_ONCE(r->s, s);
+		atomic_set(&r->resets_done, 0);
+		atomic_set(&r->finished, 0);
+		reinit_completion(&r->done);
+		/* The round's s and counters first: race_go() acquires. */
+		smp_store_release(&r->round, round);
+		wake_up_all(&r->start);
+		if (!wait_for_completion_timeout(&r->done, 30 * HZ)) {
+			KUNIT_FAIL(test, "round %u: not done in 30 s", round);
+			break;
+		}
+		entries = table_older_than(x->c, s + 1, &old);
+		KUNIT_EXPECT_EQ_MSG(test, latest(x->c), s + 1,
+				    "round %u: resets for %u and %u", round,
+				    s, s + 1);
+		KUNIT_EXPECT_EQ_MSG(test, old, 0,
+				    "round %u: decisions of policy %u linked after its reset to %u",
+				    round, s, s + 1);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&x->c->active), entries,
+				    "round %u: places taken", round);
+		if (latest(x->c) != s + 1 || old ||
+		    atomic_read(&x->c->active) != entries)
+			break;
+	}
+	stop_kthreads(test);
+	for (i = RACE_RESETTERS; i < N; i++)
+		inserts += w[i].inserts;
+	kunit_info(test, "%u rounds, %lu inserts\n", round - 1, inserts);
+}
+
+/* replace_under_readers(): the keys replaced, and each reader's tally. */
+#define REPLACE_KEYS		4
+#define REPLACE_SSID		0x7000
+#define REPLACE_MIN		4000
+#define REPLACE_MIN_LOOKUPS	4000
+
+struct replacing {
+	struct avc_cache *c;
+	atomic_t running;
+};
+
+struct replace_reader {
+	struct replacing *rp;
+	unsigned long lookups;	/* WRITE_ONCE(): the test thread reads it */
+	unsigned long torn;	/* a decision not whole, or not ours */
+	unsigned long backwards;	/* older than one seen before */
+	unsigned long changes;	/* a newer one than seen before */
+	u32 last[REPLACE_KEYS];
+};
+
+/* Look the keys up without pause; their decisions only ever get newer. */
+static int replace_reader_thread(void *arg)
+{
+	struct replace_reader *rd = arg;
+	struct avc_rcu_decision avd;
+	unsigned int j;
+
+	atomic_inc(&rd->rp->running);
+	while (!kthread_should_stop()) {
+		for (j = 0; j < REPLACE_KEYS; j++) {
+			avc_cache_has_perm(rd->rp->c, REPLACE_SSID + j, 2, 3, 0,
+					   &avd);
+			if (!decision_whole(&avd, REPLACE_SSID + j))
+				rd->torn++;
+			else if (avc_seqno_before(avd.seqno, rd->last[j]))
+				rd->backwards++;
+			else if (avd.seqno != rd->last[j])
+				rd->changes++;
+			rd->last[j] = avd.seqno;
+		}
+		WRITE_ONCE(rd->lookups, rd->lookups + REPLACE_KEYS);
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * The replace path under lockless readers: a kthread on every other CPU
+ * looks the keys up in a loop while this thread replaces their entries
+ * thousands of times, each time with a decision of a newer policy.  Every
+ * insert must replace (the old node out, its place given back), every
+ * reader must see whole decisions that never get older, and the old node
+ * must outlive every reader that may hold it: freed before a grace period,
+ * KASAN reports the readers' use after free.
+ */
+static void replace_under_readers(struct kunit *test)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	unsigned long deadline = jiffies + 20 * HZ;
+	unsigned int i, j, n, replaced = 0;
+	unsigned long least;
+	struct replace_reader *rd;
+	struct replacing *rp;
+	const void *old;
+	u32 seqno, got;
+
+	n = clamp(num_online_cpus() - 1, 1U, AVC_KUNIT_MAX_THREADS);
+	rp = kunit_kzalloc(test, sizeof(*rp), GFP_KERNEL);
+	rd = kunit_kcalloc(test, n, sizeof(*rd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rp);
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	x->c = avc_cache_create(&x->ss, 1, 1000, 1);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	rp->c = x->c;
+	atomic_set(&rp->running, 0);
+
+	/* The keys, in one bucket: readers go through nodes being replaced. */
+	seqno = latest(x->c);
+	for (j = 0; j < REPLACE_KEYS; j++)
+		insert_decision(x->c, REPLACE_SSID + j, 2, 3, seqno);
+	expect_places(test, REPLACE_KEYS);
+	for (i = 0; i < n; i++) {
+		rd[i].rp = rp;
+		for (j = 0; j < REPLACE_KEYS; j++)
+			rd[i].last[j] = seqno;
+		start_kthread(test, replace_reader_thread, &rd[i], "reader",
+			      other_cpu(i, raw_smp_processor_id()));
+	}
+	while (atomic_read(&rp->running) < n && time_before(jiffies, deadline))
+		cond_resched();
+	KUNIT_ASSERT_EQ(test, atomic_read(&rp->running), n);
+
+	for (i = 0;; i++) {
+		least = ULONG_MAX;
+		for (j = 0; j < n; j++)
+			least = min(least, READ_ONCE(rd[j].lookups));
+		if ((i >= REPLACE_MIN && least >= REPLACE_MIN_LOOKUPS) ||
+		    time_after(jiffies, deadline))
+			break;
+		/*
+		 * A decision of the next policy: latest_seqno follows, as
+		 * the reset after its load would raise it (without the
+		 * flush, which would leave nothing to replace).
+		 */
+		WRITE_ONCE(x->c->latest_seqno, ++seqno);
+		j = i % REPLACE_KEYS;
+		old = cached(x->c, REPLACE_SSID + j, 2, 3, &got);
+		insert_decision(x->c, REPLACE_SSID + j, 2, 3, seqno);
+		if (cached(x->c, REPLACE_SSID + j, 2, 3, &got) != old &&
+		    got == seqno &&
+		    atomic_read(&x->c->active) == REPLACE_KEYS)
+			replaced++;
+		if (i % 64 == 63)
+			cond_resched();
+	}
+	stop_kthreads(test);
+
+	kunit_info(test, "%u replacements under %u readers, %lu lookups by the slowest\n",
+		   replaced, n, least);
+	KUNIT_EXPECT_GE(test, replaced, (unsigned int)REPLACE_MIN);
+	KUNIT_EXPECT_EQ(test, replaced, i);
+	KUNIT_EXPECT_GE(test, least, (unsigned long)REPLACE_MIN_LOOKUPS);
+	for (j = 0; j < n; j++) {
+		KUNIT_EXPECT_EQ_MSG(test, rd[j].torn, 0UL, "reader %u", j);
+		KUNIT_EXPECT_EQ_MSG(test, rd[j].backwards, 0UL, "reader %u", j);
+		KUNIT_EXPECT_GT_MSG(test, rd[j].changes, 0UL,
+				    "reader %u saw no replacement", j);
+	}
+	expect_places(test, REPLACE_KEYS);
+}
+
+static struct kunit_case avc_insert_cases[] = {
+	KUNIT_CASE(reset_out_of_order),
+	KUNIT_CASE(reset_race),
+	KUNIT_CASE(replace_under_readers),
+	{}
+};
+
+static struct kunit_suite avc_insert_suite = {
+	.name = "avc_rcu_insert",
+	.suite_init = avc_evict_suite_init,
+	.suite_exit = avc_evict_suite_exit,
+	.init = avc_kunit_init,
+	.exit = avc_kunit_exit,
+	.test_cases = avc_insert_cases,
+};
+
 static struct kunit_case avc_order_cases[] = {
 	KUNIT_CASE(seqno_order),
 	KUNIT_CASE(verdict),
@@ -292,7 +982,7 @@ static struct kunit_suite avc_order_suite = {
 	.test_cases = avc_order_cases,
 };
 
-kunit_test_suites(&avc_evict_suite, &avc_order_suite);
+kunit_test_suites(&avc_evict_suite, &avc_insert_suite, &avc_order_suite);
 
 MODULE_DESCRIPTION("KUnit tests of avc_rcu's cache core and security server");
 MODULE_LICENSE("GPL");

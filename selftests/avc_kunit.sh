@@ -23,7 +23,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 KO=${AVC_RCU_KUNIT_KO:-$HERE/avc_rcu_kunit.ko}
 DBG=/sys/kernel/debug
 # The suites the module defines, each of which must have run.
-SUITES="avc_rcu_evict avc_rcu_order avc_rcu_ss"
+SUITES="avc_rcu_evict avc_rcu_insert avc_rcu_order avc_rcu_ss"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_kunit.XXXXXX")
 
 # shellcheck source=selftests/ktap.sh
