@@ -15,9 +15,13 @@
  *  inflight  32 threads, many more than the host's CPUs, each inserting
  *            fresh keys: a thread preempted between taking its place and
  *            linking is still counted;
- *  herd      the cache at its threshold, four threads released at once
- *            look up the same fresh key, 2000 times: at most one chunk is
- *            evicted per herd and the key linked once;
+ *  herd      the cache at its threshold, four threads look up the same
+ *            fresh key, 2000 times or more: each is held after its miss
+ *            until all four have missed (the avc_rcu_miss event's probe),
+ *            then they insert at once; at most one chunk is evicted per
+ *            herd, the key is linked once and the three raced inserts
+ *            give their places back; some herds must have had two
+ *            reclaims waiting on each other;
  *  scan      65536 slots, threshold 16, 3000 fresh keys one by one: every
  *            reclaim, seen by the avc_rcu_reclaim event's probe, visits at
  *            most AVC_RCU_RECLAIM_SCAN buckets (twice that with lru) and
@@ -34,9 +38,14 @@
  *
  *   avc_native_bound [--seconds S] [--sync MODE|all] [--reclaim POLICY|all]
  *		      [--test NAME|all] [--seed N]
+ *
+ * S, the time dense and inflight run for each mode and policy, may be a
+ * fraction (0.2): tools/testing/mutate runs every mutant of avc/ through
+ * it.
  */
 #include <getopt.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,13 +214,13 @@ static void *worker_main(void *arg)
 }
 
 /*
- * Run the workers for @seconds, stopping them every millisecond to check
+ * Run the workers for @ns nanoseconds, stopping them every millisecond to check
  * the bound.  Returns the most entries seen.
  */
-static int run_crew(struct worker *w, unsigned int n, unsigned int seconds)
+static int run_crew(struct worker *w, unsigned int n, u64 ns)
 {
 	struct crew cr = { .nthreads = n };
-	u64 end = now_ns() + (u64)seconds * 1000000000;
+	u64 end = now_ns() + ns;
 	unsigned int i, checks = 0;
 	int max = 0, e;
 
@@ -250,7 +259,7 @@ static void stats(struct avc_cache_stats *st)
 	avc_cache_stats_sum(avc_rcu_cache(), st);
 }
 
-static void test_dense(unsigned int seconds, u64 seed)
+static void test_dense(u64 ns, u64 seed)
 {
 	struct worker w[4] = { 0 };
 	struct avc_cache_stats a, b;
@@ -264,7 +273,7 @@ static void test_dense(unsigned int seconds, u64 seed)
 		w[i].step = i ? step_hot : step_fresh;
 	}
 	stats(&a);
-	run_crew(w, 4, seconds);
+	run_crew(w, 4, ns);
 	stats(&b);
 	printf(", %u lookups (%u%% hits), %u reclaimed, %lu not cached (full)\n",
 	       b.lookups - a.lookups,
@@ -275,7 +284,7 @@ static void test_dense(unsigned int seconds, u64 seed)
 		fail("no reclaim\n");
 }
 
-static void test_inflight(unsigned int seconds, u64 seed)
+static void test_inflight(u64 ns, u64 seed)
 {
 	struct worker w[MAX_THREADS] = { 0 };
 	struct avc_cache_stats a, b;
@@ -288,25 +297,77 @@ static void test_inflight(unsigned int seconds, u64 seed)
 		w[i].step = step_fresh;
 	}
 	stats(&a);
-	run_crew(w, MAX_THREADS, seconds);
+	run_crew(w, MAX_THREADS, ns);
 	stats(&b);
 	printf(", %u inserts by %d threads, %u reclaimed, %lu not cached (full)\n",
 	       b.misses - a.misses, MAX_THREADS, b.reclaims - a.reclaims,
 	       full_inserts);
 }
 
-/* The herd: each worker looks up herd_key once per round. */
+/*
+ * The herd: each worker looks up herd_key once per round, and the miss
+ * probe holds it there until every worker has missed: no insert starts
+ * before all have looked up, so each round is a herd of HERD misses
+ * whatever the host's load, and the inserts start together.
+ */
+enum { HERD = 4 };
 static u32 herd_key;
 static pthread_barrier_t herd_go, herd_done;
+static __thread bool herd_member;
+static unsigned int herd_missed;
+
+static void probe_miss(u32 ssid, u32 tsid, u16 tclass, u32 requested,
+		       const struct avc_rcu_decision *avd)
+{
+	unsigned int spins = 0;
+
+	if (!herd_member)
+		return;
+	__atomic_add_fetch(&herd_missed, 1, __ATOMIC_ACQ_REL);
+	/* Spin, so that the members on a CPU leave at once; yield now and then. */
+	while (__atomic_load_n(&herd_missed, __ATOMIC_ACQUIRE) < HERD)
+		if (++spins % 1024 == 0)
+			sched_yield();
+}
+
+/*
+ * Pin the calling thread to the @i-th CPU it may run on, round robin: the
+ * scheduler of a loaded host may otherwise keep the whole herd on one
+ * CPU, where its inserts never run at once.
+ */
+static void pin_to_nth_cpu(unsigned int i)
+{
+	cpu_set_t allowed, one;
+	unsigned int n;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	n = CPU_COUNT(&allowed);
+	if (n < 2)
+		return;
+	i %= n;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed) || i--)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		return;
+	}
+}
 
 static void *herd_main(void *arg)
 {
+	struct worker *w = arg;
 	u32 k;
 
 	if (avc_native_thread_enter() < 0) {
 		fail("no CPU left for a thread\n");
 		return NULL;
 	}
+	herd_member = true;
+	pin_to_nth_cpu(w->id);
 	for (;;) {
 		pthread_barrier_wait(&herd_go);
 		k = __atomic_load_n(&herd_key, __ATOMIC_ACQUIRE);
@@ -320,33 +381,45 @@ static void *herd_main(void *arg)
 	return NULL;
 }
 
+/*
+ * At least @rounds herds, and more (up to ten times as many) until ten of
+ * them had two reclaims at once: the second waiting for the first, then
+ * finding the cache within its threshold.
+ */
 static void test_herd(unsigned int rounds)
 {
-	enum { HERD = 4, THR = 64 };
+	enum { THR = 64 };
 	struct worker w[HERD] = { 0 };
 	struct avc_cache_stats a, b;
-	unsigned int i, r, overlapped = 0, worst = 0;
+	unsigned int i, r, contended = 0, worst = 0, seen;
 	u32 fill = 0x20000000;
 
 	avc_cache_set_threshold(avc_rcu_cache(), THR);
 	pthread_barrier_init(&herd_go, NULL, HERD + 1);
 	pthread_barrier_init(&herd_done, NULL, HERD + 1);
-	for (i = 0; i < HERD; i++)
+	for (i = 0; i < HERD; i++) {
+		w[i].id = i;
 		if (pthread_create(&w[i].tid, NULL, herd_main, &w[i])) {
 			fail("pthread_create\n");
 			exit(1);
 		}
-	for (r = 0; r < rounds; r++) {
-		/* Up to the threshold: the herd's miss must reclaim. */
+	}
+	for (r = 0; r < rounds || (contended < 10 && r < 10 * rounds); r++) {
+		/* Up to the threshold: the herd's misses must reclaim. */
 		while (atomic_read(&avc_rcu_cache()->active) < THR)
 			lookup(fill++, 11, 13);
 		stats(&a);
+		seen = __atomic_load_n(&reclaims_seen, __ATOMIC_RELAXED);
+		__atomic_store_n(&herd_missed, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&herd_key, 0x30000000 + r, __ATOMIC_RELEASE);
 		pthread_barrier_wait(&herd_go);
 		pthread_barrier_wait(&herd_done);
 		stats(&b);
-		if (b.misses - a.misses > 1)
-			overlapped++;
+		if (b.misses - a.misses != HERD)
+			fail("round %u: %u misses of one key, not %d\n", r,
+			     b.misses - a.misses, HERD);
+		if (__atomic_load_n(&reclaims_seen, __ATOMIC_RELAXED) - seen > 1)
+			contended++;
 		if (b.reclaims - a.reclaims > worst)
 			worst = b.reclaims - a.reclaims;
 		if (b.reclaims - a.reclaims > AVC_RCU_RECLAIM_CHUNK)
@@ -360,11 +433,11 @@ static void test_herd(unsigned int rounds)
 		pthread_join(w[i].tid, NULL);
 	pthread_barrier_destroy(&herd_go);
 	pthread_barrier_destroy(&herd_done);
-	printf("  %u herds of %d, %u with concurrent misses, at most %u evicted by one\n",
-	       rounds, HERD, overlapped, worst);
-	/* A herd that never overlapped tested nothing. */
-	if (!overlapped)
-		fail("no herd had two misses at once\n");
+	printf("  %u herds of %d, %u with two reclaims at once, at most %u evicted by one\n",
+	       r, HERD, contended, worst);
+	/* A herd whose reclaims never met did not test the re-check. */
+	if (!contended)
+		fail("no herd had two reclaims at once\n");
 }
 
 static void test_scan(enum avc_reclaim_policy reclaim)
@@ -421,8 +494,7 @@ static const char *const tests[] = {
 };
 
 static int run_one(const char *test, enum avc_sync sync,
-		   enum avc_reclaim_policy reclaim, unsigned int seconds,
-		   u64 seed)
+		   enum avc_reclaim_policy reclaim, u64 ns, u64 seed)
 {
 	struct avc_rcu_config cfg = {
 		.slots = strcmp(test, "scan") ? 512 : 65536,
@@ -443,9 +515,9 @@ static int run_one(const char *test, enum avc_sync sync,
 	}
 	probes_reset();
 	if (!strcmp(test, "dense"))
-		test_dense(seconds, seed);
+		test_dense(ns, seed);
 	else if (!strcmp(test, "inflight"))
-		test_inflight(seconds, seed);
+		test_inflight(ns, seed);
 	else if (!strcmp(test, "herd"))
 		test_herd(2000);
 	else if (!strcmp(test, "scan"))
@@ -472,7 +544,8 @@ int main(int argc, char **argv)
 	};
 	const char *sync_arg = "all", *reclaim_arg = "all", *test_arg = "all";
 	enum avc_reclaim_policy reclaim;
-	unsigned int seconds = 1, i;
+	double seconds = 1;
+	unsigned int i;
 	enum avc_sync sync;
 	u64 seed = 0;
 	int o, bad = 0;
@@ -480,7 +553,7 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 't':
-			seconds = strtoul(optarg, NULL, 0);
+			seconds = strtod(optarg, NULL);
 			break;
 		case 's':
 			sync_arg = optarg;
@@ -509,6 +582,7 @@ int main(int argc, char **argv)
 		return 1;
 	avc_native_set_probe(avc_rcu_reclaim, probe_reclaim);
 	avc_native_set_probe(avc_rcu_insert, probe_insert);
+	avc_native_set_probe(avc_rcu_miss, probe_miss);
 
 	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		if (strcmp(test_arg, "all") && strcmp(test_arg, tests[i]))
@@ -524,7 +598,7 @@ int main(int argc, char **argv)
 					   avc_reclaim_name(reclaim)))
 					continue;
 				bad |= run_one(tests[i], sync, reclaim,
-					       seconds, seed);
+					       (u64)(seconds * 1e9), seed);
 			}
 		}
 	}
