@@ -6,7 +6,8 @@
 # second (avc_workload, KaiGai's parallel write()), with each thread count
 # of BENCH_THREADS (default: one thread and one per CPU), each thread
 # pinned to its own CPU; then the same rcu measurements on the control
-# build that has no sync modes at all.  Every measurement is repeated and
+# build that has no sync modes at all, and on the placement twins of both
+# when staged (avc_rcu-std-a32.ko ...: the same code at other addresses).  Every measurement is repeated and
 # printed as a BENCH line; the host makes the table.
 #
 # BENCH_DIR (default /avc_rcu) holds the modules and tools; BENCH_WHERE
@@ -135,6 +136,16 @@ if [ "$sweep_only" = 1 ]; then
 	exit 0
 fi
 run_variant avc_rcu-rcuonly.ko rcuonly "" rcu
+# The placement twins of the std module and of the control (bench: the
+# same code at other addresses), fewer repetitions.
+for a in 32 64; do
+	[ -f "avc_rcu-std-a$a.ko" ] || continue
+	reps_all=$reps
+	reps=$(( reps > 3 ? 3 : reps ))
+	run_variant "avc_rcu-std-a$a.ko" "std@a$a" "" rcu
+	run_variant "avc_rcu-rcuonly-a$a.ko" "rcuonly@a$a" "" rcu
+	reps=$reps_all
+done
 # reclaim=lru's referenced bit against fifo, which has none.
 run_variant avc_rcu.ko fifo reclaim=fifo rcu
 

@@ -323,6 +323,25 @@ EXPECTED = [('std', sync, 'kernel', 'hit')
     [('rcuonly', 'rcu', 'kernel', 'hit'), ('fifo', 'rcu', 'kernel', 'hit')]
 
 
+def placed(med, variant, t):
+    """The rcu hit rates of a build at each code placement measured: the
+    build itself and its placement twins (VARIANT@a32, VARIANT@a64)."""
+    return [r for r in (med.get((v, 'rcu', 'kernel', 'hit', t))
+                        for v in (variant, variant + '@a32',
+                                  variant + '@a64')) if r]
+
+
+def placement_note(std, ctl):
+    """How far the placements of each build spread, when there are
+    several: the noise floor of the ratio under TCG."""
+    if len(std) < 2 or len(ctl) < 2:
+        return ''
+    return ' (medians over %d placements; placements spread %.0f%% and ' \
+        '%.0f%%)' % (min(len(std), len(ctl)),
+                     100 * (max(std) - min(std)) / statistics.median(std),
+                     100 * (max(ctl) - min(ctl)) / statistics.median(ctl))
+
+
 def check(med, meta, cells, reclaims):
     """Problems with a run's completeness: missing or zero cells."""
     cpus = int(meta.get('cpus', '0'))
@@ -431,11 +450,14 @@ def main():
             if rcu and o:
                 print('  %-7s rcu / %-8s = %5.2f' % (path, other, rcu / o))
     for t in threads:
-        std = med.get(('std', 'rcu', 'kernel', 'hit', t))
-        ctl = med.get(('rcuonly', 'rcu', 'kernel', 'hit', t))
+        std = placed(med, 'std', t)
+        ctl = placed(med, 'rcuonly', t)
         if std and ctl:
             print('  cost of the sync choice, %d thread%s: rcu / rcu-only '
-                  'build = %5.3f' % (t, 's' if t > 1 else '', std / ctl))
+                  'build = %5.3f%s' % (t, 's' if t > 1 else '',
+                                       statistics.median(std) /
+                                       statistics.median(ctl),
+                                       placement_note(std, ctl)))
     for t in threads:
         lru = med.get(('std', 'rcu', 'kernel', 'hit', t))
         fifo = med.get(('fifo', 'rcu', 'kernel', 'hit', t))
