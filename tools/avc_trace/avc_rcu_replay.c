@@ -39,7 +39,17 @@
 #include <avc_rcu/avc_rcu.h>
 #include <uapi/linux/avc_rcu_trace.h>
 
-#define REPLAY_CHUNK	(64 * sizeof(struct avc_trace_record) * 16)
+#define REPLAY_CHUNK	(64 * 1024)
+
+/* What a record of either version says that the replay uses. */
+struct replay_event {
+	u32 seq;
+	u32 ssid;
+	u32 tsid;
+	u32 requested;
+	u16 tclass;
+	u8 kind;
+};
 
 /**
  * struct replay - one open file's replay
@@ -57,7 +67,8 @@
 struct replay {
 	struct mutex lock;	/* one write, read or close at a time */
 	struct avc_trace_header hdr;
-	u8 partial[sizeof(struct avc_trace_header)];
+	u8 partial[sizeof(struct avc_trace_record2)];
+	size_t record_size;
 	size_t npartial;
 	u8 *buf;
 	u64 records;
@@ -75,12 +86,20 @@ static int replay_header(struct replay *r, const struct avc_trace_header *h)
 		pr_err("not an AVC trace: bad magic\n");
 		return -EINVAL;
 	}
-	if (le32_to_cpu(h->version) != AVC_TRACE_VERSION ||
-	    le32_to_cpu(h->record_size) != sizeof(struct avc_trace_record) ||
-	    h->flags || h->reserved) {
-		pr_err("bad header: version %u, record size %u, flags %#x (want version %u, record size %zu, flags 0)\n",
+	if (le32_to_cpu(h->version) == AVC_TRACE_VERSION &&
+	    le32_to_cpu(h->record_size) == sizeof(struct avc_trace_record2) &&
+	    !h->flags && !h->reserved) {
+		r->record_size = sizeof(struct avc_trace_record2);
+	} else if (le32_to_cpu(h->version) == AVC_TRACE_VERSION_1 &&
+		   le32_to_cpu(h->record_size) ==
+		   sizeof(struct avc_trace_record) &&
+		   !h->flags && !h->reserved) {
+		r->record_size = sizeof(struct avc_trace_record);
+	} else {
+		pr_err("bad header: version %u, record size %u, flags %#x (want version %u, record size %zu, or version %u, record size %zu; flags 0)\n",
 		       le32_to_cpu(h->version), le32_to_cpu(h->record_size),
 		       le32_to_cpu(h->flags), AVC_TRACE_VERSION,
+		       sizeof(struct avc_trace_record2), AVC_TRACE_VERSION_1,
 		       sizeof(struct avc_trace_record));
 		return -EINVAL;
 	}
@@ -88,10 +107,38 @@ static int replay_header(struct replay *r, const struct avc_trace_header *h)
 	return 0;
 }
 
-static int replay_record(struct replay *r, const struct avc_trace_record *rec)
+/* A record of the header's version, decoded. */
+static void replay_decode(const struct replay *r, const void *p,
+			  struct replay_event *e)
+{
+	const struct avc_trace_record2 *v2 = p;
+	const struct avc_trace_record *v1 = p;
+
+	if (r->record_size == sizeof(*v2)) {
+		e->seq = le32_to_cpu(v2->seq);
+		e->ssid = le32_to_cpu(v2->ssid);
+		e->tsid = le32_to_cpu(v2->tsid);
+		e->requested = le32_to_cpu(v2->requested);
+		e->tclass = le16_to_cpu(v2->tclass);
+		e->kind = v2->kind;
+	} else {
+		e->seq = le32_to_cpu(v1->seq);
+		e->ssid = le32_to_cpu(v1->ssid);
+		e->tsid = le32_to_cpu(v1->tsid);
+		e->requested = le32_to_cpu(v1->requested);
+		e->tclass = le16_to_cpu(v1->tclass);
+		e->kind = v1->kind;
+	}
+}
+
+static int replay_record(struct replay *r, const void *p)
 {
 	struct avc_rcu_decision avd;
-	u32 seq = le32_to_cpu(rec->seq);
+	struct replay_event ev, *rec = &ev;
+	u32 seq;
+
+	replay_decode(r, p, &ev);
+	seq = rec->seq;
 
 	if (r->records >= le64_to_cpu(r->hdr.nrecords)) {
 		pr_err("record %llu: past the %llu records the header announces\n",
@@ -105,9 +152,8 @@ static int replay_record(struct replay *r, const struct avc_trace_record *rec)
 	}
 	switch (rec->kind) {
 	case AVC_TRACE_LOOKUP:
-		avc_rcu_has_perm(le32_to_cpu(rec->ssid), le32_to_cpu(rec->tsid),
-				 le16_to_cpu(rec->tclass),
-				 le32_to_cpu(rec->requested), &avd);
+		avc_rcu_has_perm(rec->ssid, rec->tsid, rec->tclass,
+				 rec->requested, &avd);
 		r->lookups++;
 		break;
 	case AVC_TRACE_RESET:
@@ -133,7 +179,7 @@ static int replay_bytes(struct replay *r, const u8 *p, size_t len)
 
 	while (len) {
 		need = r->records == 0 && !r->hdr.magic[0] ?
-		       sizeof(r->hdr) : sizeof(struct avc_trace_record);
+		       sizeof(r->hdr) : r->record_size;
 		if (r->npartial || len < need) {
 			take = min(need - r->npartial, len);
 			memcpy(r->partial + r->npartial, p, take);

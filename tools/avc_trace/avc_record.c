@@ -7,13 +7,29 @@
  *              -- CMD [ARGS...]
  *
  * It places kprobe events (tracefs) on the kernel's static avc_lookup(),
- * the one place the AVC counts its lookups, and on the functions that
- * change the cache without a lookup: avc_ss_reset() (a policy load or a
- * boolean change flushes the cache) and avc_denied() (in permissive mode
- * it updates one entry in place, granting what was denied).
- * avc_has_perm_noaudit() is inline, hence notrace, and cannot be probed;
- * avc_lookup() has no requested argument, so lookups carry requested = 0
- * (updates carry avc_denied()'s).
+ * the one place the AVC counts its lookups, entry and return, and on the
+ * functions that change the cache without a lookup: avc_ss_reset() (a
+ * policy load or a boolean change flushes the cache) and avc_denied() (in
+ * permissive mode it updates one entry in place, granting what was
+ * denied).  Each lookup is recorded (trace format version 2) with:
+ *
+ *  - the time (tracefs's mono clock: CLOCK_MONOTONIC, to the microsecond)
+ *    and the CPU;
+ *  - the permissions asked for, from the entry of the function that
+ *    looked up: avc_has_perm() (into which avc_has_perm_noaudit() is
+ *    inlined), the out-of-line avc_has_perm_noaudit() the hooks call, or
+ *    avc_has_extended_perms(); joined to the lookup that follows in the
+ *    same task (or, for the idle task, on the same CPU);
+ *  - whether the kernel's AVC hit, from avc_lookup()'s return value (the
+ *    node, or NULL), and its decision: on a hit the node's (struct
+ *    avc_node begins with struct avc_entry: ssid, tsid, tclass, then the
+ *    struct av_decision at offset 12), on a miss the one the security
+ *    server computed, from the avc_node_populate() call that inserts it.
+ *    A miss whose decision was not inserted (a stale seqno, no memory)
+ *    has no decision (no AVC_TRACE_F_DECIDED).
+ *
+ * Lookups nest (an interrupt's inside a task's): the joins keep a stack
+ * per task.
  *
  * The window: the files it needs (selinuxfs's avc/cache_stats, tracefs's
  * tracing_on, the output files) are opened before it starts, so its own
@@ -63,6 +79,9 @@
 #define CACHE_STATS	"/sys/fs/selinux/avc/cache_stats"
 #define HASH_STATS	"/sys/fs/selinux/avc/hash_stats"
 #define GROUP		"avc_record"
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* A probe's key fields, from the registers given. */
+#define KEY_ARGS(s, t, c)	"ssid=" s ":u32 tsid=" t ":u32 tclass=" c ":u16"
 
 /* The kernel AVC's counters, summed over the CPUs. */
 struct avc_stats {
@@ -322,6 +341,231 @@ static void window_init_mode(char **cmd, int stats_fd, int on_fd,
 	read_stats(stats_fd, s1);
 }
 
+/*
+ * A probe definition: @head, then the five fields of the struct
+ * av_decision at @off bytes from the address in @base.
+ */
+static void probe_with_decision(char *def, size_t size, const char *head,
+				const char *base, int off)
+{
+	static const char *const names[] = {
+		"allowed", "auditallow", "auditdeny", "seqno", "avd_flags",
+	};
+	size_t len = snprintf(def, size, "%s", head);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names) && len < size; i++)
+		len += snprintf(def + len, size - len, " %s=+%d(%s):u32",
+				names[i], off + 4 * (int)i, base);
+}
+
+/* The functions whose entry gives a lookup's requested permissions. */
+static const char *const req_funcs[] = {
+	"avc_has_perm", "avc_has_perm_noaudit", "avc_has_extended_perms",
+};
+
+/* The records, kept until the trace is read whole: returns patch them. */
+static struct avc_trace_record2 *records;
+static size_t nrecords_cap;
+
+static void records_add(const struct avc_trace_record2 *r)
+{
+	size_t n = le32toh(r->seq);
+
+	if (n == nrecords_cap) {
+		nrecords_cap = nrecords_cap ? nrecords_cap * 2 : 65536;
+		records = realloc(records, nrecords_cap * sizeof(*records));
+		if (!records)
+			die("out of memory");
+	}
+	records[n] = *r;
+}
+
+/*
+ * What each task has in flight: requests not yet looked up, lookups not
+ * yet returned, misses not yet inserted; stacks, since an interrupt's
+ * lookup nests in the task it interrupted.  The idle task (pid 0) is one
+ * per CPU.
+ */
+#define TASK_DEPTH	8
+#define TASKS		65536
+
+struct req {
+	uint32_t ssid, tsid, requested;
+	uint16_t tclass;
+};
+
+struct task {
+	int pid, cpu, used;
+	int nreq, nlookup, nmiss;
+	struct req req[TASK_DEPTH];
+	uint64_t lookup[TASK_DEPTH];	/* record indexes */
+	uint64_t miss[TASK_DEPTH];
+};
+
+static struct task tasks[TASKS];
+
+static struct task *task_of(int pid, int cpu)
+{
+	unsigned int h = (unsigned int)pid * 2654435761u;
+	struct task *t;
+	int n;
+
+	if (pid)
+		cpu = -1;
+	h ^= (unsigned int)(cpu + 1) * 40503u;
+	for (n = 0; n < TASKS; n++) {
+		t = &tasks[(h + n) % TASKS];
+		if (!t->used) {
+			t->used = 1;
+			t->pid = pid;
+			t->cpu = cpu;
+			return t;
+		}
+		if (t->pid == pid && t->cpu == cpu)
+			return t;
+	}
+	die("more than %d tasks", TASKS);
+	return NULL;
+}
+
+/* The part of a trace line after "comm-pid [cpu] flags ts:", parsed. */
+static int parse_context(const char *line, int *pid, int *cpu, uint64_t *ts,
+			 const char **rest)
+{
+	const char *b = strstr(line, " ["), *d, *p;
+	unsigned long long sec, usec;
+
+	if (!b)
+		return -1;
+	for (d = b; d > line && d[-1] != '-'; d--)
+		;
+	if (d == line)
+		return -1;
+	*pid = atoi(d);
+	*cpu = atoi(b + 2);
+	p = strchr(b, ']');
+	if (!p)
+		return -1;
+	/* Past the flags, the "secs.usecs:" timestamp. */
+	p = strchr(p + 1, '.');
+	while (p && !(p[1] >= '0' && p[1] <= '9' && p[-1] >= '0' &&
+		      p[-1] <= '9'))
+		p = strchr(p + 1, '.');
+	if (!p)
+		return -1;
+	for (d = p; d > line && d[-1] >= '0' && d[-1] <= '9'; d--)
+		;
+	if (sscanf(d, "%llu.%llu:", &sec, &usec) != 2)
+		return -1;
+	*ts = sec * 1000000000ull + usec * 1000ull;
+	*rest = strchr(p, ':');
+	return *rest ? 0 : -1;
+}
+
+/* The text of " NAME=" in LINE, or "" if absent. */
+static const char *field_str(const char *line, const char *name)
+{
+	char pat[32];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", name);
+	p = strstr(line, pat);
+	return p ? p + strlen(pat) : "";
+}
+
+static void set_decision(struct avc_trace_record2 *r, const char *p)
+{
+	r->allowed = htole32((uint32_t)strtoull(field_str(p, "allowed"), NULL, 0));
+	r->auditallow = htole32((uint32_t)strtoull(field_str(p, "auditallow"),
+						   NULL, 0));
+	r->auditdeny = htole32((uint32_t)strtoull(field_str(p, "auditdeny"),
+						  NULL, 0));
+	r->seqno = htole32((uint32_t)strtoull(field_str(p, "seqno"), NULL, 0));
+	r->avd_flags = htole32((uint32_t)strtoull(field_str(p, "avd_flags"),
+						  NULL, 0));
+}
+
+static void task_push_req(struct task *t, const char *p)
+{
+	struct req *q;
+
+	if (t->nreq == TASK_DEPTH) {
+		memmove(t->req, t->req + 1, sizeof(t->req[0]) * (TASK_DEPTH - 1));
+		t->nreq--;
+	}
+	q = &t->req[t->nreq++];
+	q->ssid = (uint32_t)field(p, "ssid");
+	q->tsid = (uint32_t)field(p, "tsid");
+	q->tclass = (uint16_t)field(p, "tclass");
+	q->requested = (uint32_t)strtoull(field_str(p, "requested"), NULL, 0);
+}
+
+/* The request on top, if it is for this lookup's key: 1 if so. */
+static int task_pop_req(struct task *t, struct avc_trace_record2 *r)
+{
+	struct req *q;
+
+	if (!t->nreq)
+		return 0;
+	q = &t->req[t->nreq - 1];
+	if (q->ssid != le32toh(r->ssid) || q->tsid != le32toh(r->tsid) ||
+	    q->tclass != le16toh(r->tclass))
+		return 0;
+	r->requested = htole32(q->requested);
+	r->flags |= AVC_TRACE_F_REQUESTED;
+	t->nreq--;
+	return 1;
+}
+
+static void task_push_lookup(struct task *t, uint64_t idx)
+{
+	if (t->nlookup == TASK_DEPTH) {
+		memmove(t->lookup, t->lookup + 1,
+			sizeof(t->lookup[0]) * (TASK_DEPTH - 1));
+		t->nlookup--;
+	}
+	t->lookup[t->nlookup++] = idx;
+}
+
+static struct avc_trace_record2 *task_pop_lookup(struct task *t)
+{
+	if (!t->nlookup)
+		return NULL;
+	return &records[t->lookup[--t->nlookup]];
+}
+
+static void task_push_miss(struct task *t, struct avc_trace_record2 *r)
+{
+	if (t->nmiss == TASK_DEPTH) {
+		memmove(t->miss, t->miss + 1, sizeof(t->miss[0]) * (TASK_DEPTH - 1));
+		t->nmiss--;
+	}
+	t->miss[t->nmiss++] = le32toh(r->seq);
+}
+
+/* The miss a populate inserts: the newest of this task's, by key. */
+static struct avc_trace_record2 *task_pop_miss(struct task *t, const char *p)
+{
+	uint32_t ssid = (uint32_t)field(p, "ssid");
+	uint32_t tsid = (uint32_t)field(p, "tsid");
+	uint16_t tclass = (uint16_t)field(p, "tclass");
+	struct avc_trace_record2 *r;
+	int i;
+
+	for (i = t->nmiss - 1; i >= 0; i--) {
+		r = &records[t->miss[i]];
+		if (le32toh(r->ssid) == ssid && le32toh(r->tsid) == tsid &&
+		    le16toh(r->tclass) == tclass) {
+			memmove(t->miss + i, t->miss + i + 1,
+				sizeof(t->miss[0]) * (t->nmiss - i - 1));
+			t->nmiss--;
+			return r;
+		}
+	}
+	return NULL;
+}
+
 static void print_usage(FILE *f)
 {
 	fprintf(f, "usage: %s -o TRACE [-m META] [-b KB] [-w NAME] [-i PIDFILE]\n"
@@ -343,11 +587,15 @@ int main(int argc, char **argv)
 	unsigned long bufkb = 262144;
 	struct avc_stats s0, s1, d;
 	struct avc_trace_header h;
-	struct avc_trace_record r;
+	struct avc_trace_record2 r;
 	struct utsname uts;
-	char def[256], line[1024], path[128];
+	char def[512], line[1024], path[128];
 	int opt, stats_fd, on_fd, status, major = 0, minor = 0, new_args;
-	int have_update, cpu, ncpus;
+	int have_update, cpu, ncpus, nreq_probes = 0;
+	const char *a1, *a2, *a3, *a4;
+	unsigned int i;
+	uint64_t nhit = 0, nmiss = 0, nundecided = 0, nrequested = 0;
+	uint64_t nunmatched = 0;
 	int h_entries = -1, h_used = -1, h_slots = -1, h_chain = -1;
 	uint64_t t0, t1, nrec = 0, nlookup = 0, nreset = 0, nupdate = 0;
 	uint64_t overrun = 0, kmissed = 0, diff;
@@ -400,16 +648,56 @@ int main(int argc, char **argv)
 	tracefs_write("events/" GROUP "/enable", "0", O_TRUNC);
 	tracefs_must("kprobe_events", "", O_TRUNC);
 	tracefs_must("trace", "", O_TRUNC);
-	tracefs_must("trace_clock", "global", O_TRUNC);
+	tracefs_must("trace_clock", "mono", O_TRUNC);
 	snprintf(def, sizeof(def), "%lu", bufkb);
 	tracefs_must("buffer_size_kb", def, O_TRUNC);
+	/* The key in the argument registers after the optional state. */
+	a1 = new_args ? "%di" : "%si";
+	a2 = new_args ? "%si" : "%dx";
+	a3 = new_args ? "%dx" : "%cx";
+	a4 = new_args ? "%cx" : "%r8";
 	snprintf(def, sizeof(def),
 		 "p:" GROUP "/lookup avc_lookup ssid=%s:u32 tsid=%s:u32 tclass=%s:u16",
-		 new_args ? "%di" : "%si", new_args ? "%si" : "%dx",
-		 new_args ? "%dx" : "%cx");
+		 a1, a2, a3);
 	tracefs_must("kprobe_events", def, O_APPEND);
+	/*
+	 * The return: the node (NULL on a miss) and, on a hit, its
+	 * decision; on a miss the dereferences fault and their fields are
+	 * not read.  64 instances in flight, so that nested and concurrent
+	 * lookups are not missed (kprobe_profile's misses are counted).
+	 */
+	probe_with_decision(def, sizeof(def),
+			    "r64:" GROUP "/lookup_ret avc_lookup node=$retval:x64",
+			    "$retval", 12);
+	tracefs_must("kprobe_events", def, O_APPEND);
+	/* A miss's decision, as avc_insert() puts it in the new node. */
+	probe_with_decision(def, sizeof(def),
+			    "p:" GROUP "/populate avc_node_populate "
+			    KEY_ARGS("%si", "%dx", "%cx"),
+			    "%r8", 0);
+	tracefs_must("kprobe_events", def, O_APPEND);
+	/* What was asked for, where the lookups come from. */
+	for (i = 0; i < ARRAY_SIZE(req_funcs); i++) {
+		if (!have_symbol(req_funcs[i]))
+			continue;
+		snprintf(def, sizeof(def),
+			 "p:" GROUP "/req%u %s " KEY_ARGS("%s", "%s", "%s")
+			 " requested=%s:u32", i, req_funcs[i], a1, a2, a3, a4);
+		/*
+		 * avc_has_perm_noaudit() is inline, so notrace, and
+		 * trace_kprobe refuses notrace functions unless built with
+		 * KPROBE_EVENTS_ON_NOTRACE: its direct callers' lookups
+		 * then go without their permissions (counted).
+		 */
+		if (tracefs_write("kprobe_events", def, O_APPEND)) {
+			printf(PROG ": %s cannot be probed: %s\n", req_funcs[i],
+			       "lookups through it carry no requested permissions");
+			continue;
+		}
+		nreq_probes++;
+	}
 	snprintf(def, sizeof(def), "p:" GROUP "/reset avc_ss_reset seqno=%s:u32",
-		 new_args ? "%di" : "%si");
+		 a1);
 	tracefs_must("kprobe_events", def, O_APPEND);
 	/*
 	 * avc_update_node() is static and cloned by the compiler (6.1:
@@ -424,9 +712,7 @@ int main(int argc, char **argv)
 	if (have_update) {
 		snprintf(def, sizeof(def),
 			 "%s ssid=%s:u32 tsid=%s:u32 tclass=%s:u16 requested=%s:u32",
-			 "p:" GROUP "/update avc_denied",
-			 new_args ? "%di" : "%si", new_args ? "%si" : "%dx",
-			 new_args ? "%dx" : "%cx", new_args ? "%cx" : "%r8");
+			 "p:" GROUP "/update avc_denied", a1, a2, a3, a4);
 		tracefs_must("kprobe_events", def, O_APPEND);
 	}
 	tracefs_must("events/" GROUP "/enable", "1", O_TRUNC);
@@ -535,21 +821,58 @@ int main(int argc, char **argv)
 	if (!tr)
 		die(TRACEFS "/trace: %s", strerror(errno));
 	while (fgets(line, sizeof(line), tr)) {
+		struct task *t;
 		const char *p;
 		long long ssid, tsid, tclass;
+		uint64_t ts;
+		int pid;
 
 		if (line[0] == '#')
 			continue;
-		p = strstr(line, "] ");
-		if (!p || !strchr(line, '['))
+		if (parse_context(line, &pid, &cpu, &ts, &p))
 			continue;
-		cpu = atoi(strchr(line, '[') + 1);
+		t = task_of(pid, cpu);
+		if (strstr(p, " lookup_ret: ")) {
+			struct avc_trace_record2 *lr = task_pop_lookup(t);
+
+			if (!lr) {
+				nunmatched++;
+				continue;
+			}
+			if (strtoull(field_str(p, "node"), NULL, 0)) {
+				lr->flags |= AVC_TRACE_F_HIT | AVC_TRACE_F_DECIDED;
+				set_decision(lr, p);
+				nhit++;
+			} else {
+				task_push_miss(t, lr);
+				nmiss++;
+			}
+			continue;
+		}
+		if (strstr(p, " populate: ")) {
+			struct avc_trace_record2 *mr = task_pop_miss(t, p);
+
+			if (mr) {
+				mr->flags |= AVC_TRACE_F_DECIDED;
+				set_decision(mr, p);
+			}
+			continue;
+		}
+		if (strstr(p, " req")) {
+			const char *q = strstr(p, " req");
+
+			if (q[4] >= '0' && q[4] <= '9' && q[5] == ':') {
+				task_push_req(t, p);
+				continue;
+			}
+		}
 		memset(&r, 0, sizeof(r));
 		if (strstr(p, " lookup: ")) {
 			r.kind = AVC_TRACE_LOOKUP;
 			nlookup++;
 		} else if (strstr(p, " reset: ")) {
 			r.kind = AVC_TRACE_RESET;
+			r.seqno = htole32((uint32_t)field(p, "seqno"));
 			nreset++;
 		} else if (strstr(p, " update: ")) {
 			r.kind = AVC_TRACE_UPDATE;
@@ -572,19 +895,31 @@ int main(int argc, char **argv)
 				key_add((uint32_t)ssid, (uint32_t)tsid,
 					(uint16_t)tclass);
 		}
+		r.ts_ns = htole64(ts);
 		r.seq = htole32((uint32_t)nrec);
 		r.cpu = htole16((uint16_t)cpu);
-		if (fwrite(&r, sizeof(r), 1, out) != 1)
-			die("%s: %s", out_path, strerror(errno));
+		if (r.kind == AVC_TRACE_LOOKUP &&
+		    task_pop_req(t, &r))
+			nrequested++;
+		records_add(&r);
+		if (r.kind == AVC_TRACE_LOOKUP)
+			task_push_lookup(t, nrec);
 		nrec++;
 	}
 	fclose(tr);
 	tracefs_must("trace", "", O_TRUNC);
 	tracefs_must("kprobe_events", "", O_TRUNC);
+	for (i = 0; i < nrec; i++) {
+		if (records[i].kind == AVC_TRACE_LOOKUP &&
+		    !(records[i].flags & AVC_TRACE_F_DECIDED))
+			nundecided++;
+	}
+	if (fwrite(records, sizeof(*records), nrec, out) != nrec)
+		die("%s: %s", out_path, strerror(errno));
 
 	memcpy(h.magic, AVC_TRACE_MAGIC, sizeof(h.magic));
 	h.version = htole32(AVC_TRACE_VERSION);
-	h.record_size = htole32(sizeof(struct avc_trace_record));
+	h.record_size = htole32(sizeof(struct avc_trace_record2));
 	h.nrecords = htole64(nrec);
 	if (fseek(out, 0, SEEK_SET) || fwrite(&h, sizeof(h), 1, out) != 1 ||
 	    fclose(out))
@@ -623,6 +958,13 @@ int main(int argc, char **argv)
 	       ": kernel AVC at the end: entries %d, buckets used %d/%d, longest chain %d\n",
 	       h_entries, h_used, h_slots, h_chain);
 	printf(PROG
+	       ": the kernel's answers: %llu hits, %llu misses (kernel counted %llu and %llu); %llu lookups without a decision, %llu without their permissions (%u probes), %llu returns unmatched\n",
+	       (unsigned long long)nhit, (unsigned long long)nmiss,
+	       (unsigned long long)d.hits, (unsigned long long)d.misses,
+	       (unsigned long long)nundecided,
+	       (unsigned long long)(nlookup - nrequested), nreq_probes,
+	       (unsigned long long)nunmatched);
+	printf(PROG
 	       ": completeness: recorded lookups %llu, kernel lookups delta %llu, difference %llu (%.4f %%): %s\n",
 	       (unsigned long long)nlookup, (unsigned long long)d.lookups,
 	       (unsigned long long)diff,
@@ -640,7 +982,10 @@ int main(int argc, char **argv)
 			"kernel_reclaims=%llu\nkernel_frees=%llu\n"
 			"ring_buffer_overruns=%llu\nkprobe_missed=%llu\n"
 			"kernel_end_entries=%d\nkernel_end_buckets_used=%d\n"
-			"kernel_end_slots=%d\nkernel_end_longest_chain=%d\n",
+			"kernel_end_slots=%d\nkernel_end_longest_chain=%d\n"
+			"trace_version=%d\nrecorded_hits=%llu\n"
+			"recorded_misses=%llu\nundecided_lookups=%llu\n"
+			"unrequested_lookups=%llu\nunmatched_returns=%llu\n",
 			uts.release, workload, (t1 - t0) / 1e9,
 			(unsigned long long)nrec, (unsigned long long)nlookup,
 			(unsigned long long)nreset,
@@ -653,7 +998,11 @@ int main(int argc, char **argv)
 			(unsigned long long)d.frees,
 			(unsigned long long)overrun,
 			(unsigned long long)kmissed, h_entries, h_used,
-			h_slots, h_chain);
+			h_slots, h_chain, AVC_TRACE_VERSION,
+			(unsigned long long)nhit, (unsigned long long)nmiss,
+			(unsigned long long)nundecided,
+			(unsigned long long)(nlookup - nrequested),
+			(unsigned long long)nunmatched);
 		if (fclose(meta))
 			die("%s: %s", meta_path, strerror(errno));
 	}

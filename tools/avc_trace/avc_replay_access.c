@@ -9,14 +9,22 @@
  *
  * A lookup is a transaction on one open access file: "ssid tsid tclass
  * requested" written at offset 0, the decision read back and parsed
- * (six fields in selinuxfs's format).  A reset is a policy load (POLICY's
- * text, default a policy with no rule, written to MOUNT/load and closed):
- * in avc_rcu, as in SELinux, that empties the cache.  The default text is
- * a blank line, not nothing: an open of load with nothing written to it
- * loads nothing.  An update changes
- * nothing (the kernel's entry stays cached).  On success it prints
+ * (six fields in selinuxfs's format).  A reset is a policy load, which in
+ * avc_rcu, as in SELinux, empties the cache.  An update changes nothing
+ * (the kernel's entry stays cached).
+ *
+ * The policy.  A version 2 trace carries the kernel's decisions: then
+ * the policy of each stretch between resets is built from them
+ * (trace_oracle.c), loaded before the first record and at each reset,
+ * and every answer is checked against the kernel's, which must agree on
+ * every lookup.  With -p, or a version 1 trace, POLICY's text (default a
+ * policy with no rule: a blank line, since an open of load with nothing
+ * written to it loads nothing) is loaded at each reset and the answers
+ * are not checked.  On success it prints
  *
  *   records=N lookups=L resets=R updates=U
+ *   oracle: checked C, matched M, mismatched X, without a decision U,
+ *           with the kernel's grants G, stretches S
  *
  * and the cache's own counters (avc/cache_stats) give the hits, misses
  * and reclaims, to be compared with a replay through the module.  A trace
@@ -38,6 +46,7 @@
 #include <unistd.h>
 
 #include <linux/avc_rcu_trace.h>
+#include "trace_oracle.h"
 
 #define PROG	"avc_replay_access"
 
@@ -96,15 +105,47 @@ static void load_policy(const char *mnt, const char *policy, size_t len)
 		die("%s: the load failed: %s", path, strerror(errno));
 }
 
+/* A record of either version, as the replay uses it. */
+struct event {
+	uint32_t seq, ssid, tsid, requested;
+	uint16_t tclass;
+	uint8_t kind;
+};
+
+static void decode(const char *p, size_t size, struct event *e)
+{
+	const struct avc_trace_record2 *v2 = (const void *)p;
+	const struct avc_trace_record *v1 = (const void *)p;
+
+	if (size == sizeof(*v2)) {
+		e->seq = le32toh(v2->seq);
+		e->ssid = le32toh(v2->ssid);
+		e->tsid = le32toh(v2->tsid);
+		e->requested = le32toh(v2->requested);
+		e->tclass = le16toh(v2->tclass);
+		e->kind = v2->kind;
+	} else {
+		e->seq = le32toh(v1->seq);
+		e->ssid = le32toh(v1->ssid);
+		e->tsid = le32toh(v1->tsid);
+		e->requested = le32toh(v1->requested);
+		e->tclass = le16toh(v1->tclass);
+		e->kind = v1->kind;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *mnt = "/sys/fs/avc_rcu", *policy_file = NULL;
 	unsigned long long records = 0, lookups = 0, resets = 0, updates = 0, n;
-	char *policy = NULL, *trace, path[4096], q[128], ans[128];
-	const struct avc_trace_record *rec;
+	char *policy = NULL, *trace, path[4096], q[128], ans[128], why[512];
+	struct trace_oracle *oracle = NULL;
+	struct trace_oracle_stats st;
 	struct avc_trace_header hdr;
-	size_t policy_len = 0, len;
-	unsigned int f[6];
+	size_t policy_len = 0, len, size, plen;
+	unsigned int f[6], version, stretch = 0;
+	const char *recs, *ptext;
+	struct event ev;
 	int opt, fd, qlen;
 	ssize_t got;
 
@@ -134,34 +175,51 @@ int main(int argc, char **argv)
 		die("%s: bad header: %zu bytes, shorter than a header",
 		    argv[optind], len);
 	memcpy(&hdr, trace, sizeof(hdr));
+	version = le32toh(hdr.version);
+	size = le32toh(hdr.record_size);
 	if (memcmp(hdr.magic, AVC_TRACE_MAGIC, sizeof(hdr.magic)) ||
-	    le32toh(hdr.version) != AVC_TRACE_VERSION ||
-	    le32toh(hdr.record_size) != sizeof(*rec) || hdr.flags ||
-	    hdr.reserved)
+	    !((version == AVC_TRACE_VERSION &&
+	       size == sizeof(struct avc_trace_record2)) ||
+	      (version == AVC_TRACE_VERSION_1 &&
+	       size == sizeof(struct avc_trace_record))) ||
+	    hdr.flags || hdr.reserved)
 		die("%s: bad header (magic, version %u, record size %u, flags)",
-		    argv[optind], le32toh(hdr.version),
-		    le32toh(hdr.record_size));
+		    argv[optind], version, (unsigned int)size);
 	n = le64toh(hdr.nrecords);
-	if ((len - sizeof(hdr)) / sizeof(*rec) != n ||
-	    (len - sizeof(hdr)) % sizeof(*rec))
+	if ((len - sizeof(hdr)) / size != n || (len - sizeof(hdr)) % size)
 		die("%s: trace truncated or too long: %zu bytes of records for %llu records",
 		    argv[optind], len - sizeof(hdr), n);
+	recs = trace + sizeof(hdr);
+
+	/* Check every record's sequence before anything is loaded. */
+	for (records = 0; records < n; records++) {
+		decode(recs + records * size, size, &ev);
+		if (ev.seq != (uint32_t)records)
+			die("record %llu: seq %u, expected %u (events lost?)",
+			    records, ev.seq, (uint32_t)records);
+		if (ev.kind > AVC_TRACE_UPDATE)
+			die("record %llu: unknown kind %u", records, ev.kind);
+	}
+
+	if (!policy && version == AVC_TRACE_VERSION) {
+		oracle = trace_oracle_new(recs, n, why, sizeof(why));
+		if (!oracle)
+			die("%s: no oracle: %s", argv[optind], why);
+		ptext = trace_oracle_policy(oracle, 0, &plen);
+		load_policy(mnt, ptext, plen);
+	}
 
 	snprintf(path, sizeof(path), "%s/access", mnt);
 	fd = open(path, O_RDWR);
 	if (fd < 0)
 		die("%s: %s", path, strerror(errno));
-	rec = (const struct avc_trace_record *)(trace + sizeof(hdr));
-	for (; records < n; records++, rec++) {
-		if (le32toh(rec->seq) != (uint32_t)records)
-			die("record %llu: seq %u, expected %u (events lost?)",
-			    records, le32toh(rec->seq), (uint32_t)records);
-		switch (rec->kind) {
+	for (records = 0; records < n; records++) {
+		decode(recs + records * size, size, &ev);
+		memset(f, 0, sizeof(f));
+		switch (ev.kind) {
 		case AVC_TRACE_LOOKUP:
-			qlen = snprintf(q, sizeof(q), "%u %u %u %u",
-					le32toh(rec->ssid), le32toh(rec->tsid),
-					le16toh(rec->tclass),
-					le32toh(rec->requested));
+			qlen = snprintf(q, sizeof(q), "%u %u %u %u", ev.ssid,
+					ev.tsid, ev.tclass, ev.requested);
 			if (pwrite(fd, q, qlen, 0) != qlen)
 				die("record %llu: write \"%s\": %s",
 				    records, q, strerror(errno));
@@ -177,24 +235,47 @@ int main(int argc, char **argv)
 			lookups++;
 			break;
 		case AVC_TRACE_RESET:
-			if (policy)
+			if (oracle) {
+				ptext = trace_oracle_policy(oracle, ++stretch,
+							    &plen);
+				load_policy(mnt, ptext, plen);
+			} else if (policy) {
 				load_policy(mnt, policy, policy_len);
-			else
+			} else {
 				load_policy(mnt, "\n", 1);
+			}
 			resets++;
 			break;
-		case AVC_TRACE_UPDATE:
+		default:
 			updates++;
 			break;
-		default:
-			die("record %llu: unknown kind %u", records,
-			    rec->kind);
 		}
+		if (oracle &&
+		    trace_oracle_step(oracle, records, f[0], f[2], f[3], f[5],
+				      f[4], why, sizeof(why)) && why[0])
+			fprintf(stderr, PROG ": mismatch: %s\n", why);
 	}
 	if (close(fd))
 		die("%s: close: %s", path, strerror(errno));
 	printf("records=%llu lookups=%llu resets=%llu updates=%llu\n",
 	       records, lookups, resets, updates);
+	if (oracle) {
+		trace_oracle_stats(oracle, &st);
+		printf("oracle: checked %llu, matched %llu, mismatched %llu, ",
+		       (unsigned long long)st.checked,
+		       (unsigned long long)st.matched,
+		       (unsigned long long)st.mismatched);
+		printf("without a decision %llu, with the kernel's grants %llu, ",
+		       (unsigned long long)st.undecided,
+		       (unsigned long long)st.granted);
+		printf("stretches %u, computed decisions that changed in a stretch %llu\n",
+		       trace_oracle_stretches(oracle),
+		       (unsigned long long)st.inconsistent);
+		trace_oracle_free(oracle);
+		if (st.mismatched)
+			die("%llu answers differ from the kernel's",
+			    (unsigned long long)st.mismatched);
+	}
 	free(trace);
 	free(policy);
 	return 0;

@@ -44,7 +44,9 @@ import struct
 import sys
 
 HEADER = struct.Struct('<8sIIQII')
-RECORD = struct.Struct('<IIIIHHB3x')
+RECORD = struct.Struct('<IIIIHHB3x')		# version 1
+RECORD2 = struct.Struct('<QIIIIHHBBHIIIIII')	# version 2
+F_HIT, F_DECIDED, F_REQUESTED = 1, 2, 4
 MAGIC = b'AVCTRACE'
 LOOKUP, RESET, UPDATE = 0, 1, 2
 POLICIES = ('lru', 'fifo', 'newest')
@@ -65,25 +67,42 @@ class Trace:
             data = f.read()
         magic, version, size, nrecords, flags, reserved = \
             HEADER.unpack_from(data)
-        if (magic != MAGIC or version != 1 or size != RECORD.size or
+        rec = {1: RECORD, 2: RECORD2}.get(version)
+        if (magic != MAGIC or not rec or size != rec.size or
                 flags or reserved):
-            sys.exit(f'{path}: not a version 1 AVC trace')
-        if len(data) != HEADER.size + nrecords * RECORD.size:
+            sys.exit(f'{path}: not a version 1 or 2 AVC trace')
+        if len(data) != HEADER.size + nrecords * rec.size:
             sys.exit(f'{path}: {len(data)} bytes, the header announces '
                      f'{nrecords} records')
+        self.version = version
         self.records = nrecords
         self.keys = []		# the key number of each lookup
         self.resets = []	# lookups before each reset
         self.updates = 0
+        # Version 2: the time of each lookup (ns) and the kernel's hits.
+        self.times = []
+        self.kernel_hits = 0
+        self.kernel_decided = 0
         ids = {}
         body = memoryview(data)[HEADER.size:]
-        for i, (seq, ssid, tsid, _req, tclass, _cpu, kind) in \
-                enumerate(RECORD.iter_unpack(body)):
+        if version == 1:
+            rows = ((seq, ssid, tsid, tclass, kind, 0, 0)
+                    for seq, ssid, tsid, _req, tclass, _cpu, kind
+                    in RECORD.iter_unpack(body))
+        else:
+            rows = ((seq, ssid, tsid, tclass, kind, ts, fl)
+                    for ts, seq, ssid, tsid, _req, tclass, _cpu, kind, fl,
+                    *_rest in RECORD2.iter_unpack(body))
+        for i, (seq, ssid, tsid, tclass, kind, ts, fl) in enumerate(rows):
             if seq != i & 0xffffffff:
                 sys.exit(f'{path}: record {i} has seq {seq}')
             if kind == LOOKUP:
                 self.keys.append(ids.setdefault((ssid, tsid, tclass),
                                                 len(ids)))
+                if version == 2:
+                    self.times.append(ts)
+                    self.kernel_hits += bool(fl & F_HIT)
+                    self.kernel_decided += bool(fl & F_DECIDED)
             elif kind == RESET:
                 self.resets.append(len(self.keys))
             elif kind == UPDATE:
@@ -202,6 +221,28 @@ def check_meta(trace):
         want = trace.meta.get(key)
         if want is None or int(want) != have:
             bad.append(f'{key} {have}, the metadata says {want}')
+    if trace.version == 2:
+        # Every lookup has the kernel's answer: its hits as it counted
+        # them, and a decision for all but the misses it did not insert.
+        want = trace.meta.get('recorded_hits')
+        if want is None or int(want) != trace.kernel_hits:
+            bad.append(f'recorded_hits: the trace has {trace.kernel_hits}, '
+                       f'the metadata says {want}')
+        # The kernel's own counters, within the recorder's completeness
+        # (its window's edges: 0.1 %).
+        for key, have in (('kernel_hits', trace.kernel_hits),
+                          ('kernel_misses', len(trace.keys) -
+                           trace.kernel_hits)):
+            want = int(trace.meta.get(key, '-1'))
+            if abs(want - have) * 1000 > max(len(trace.keys), 1):
+                bad.append(f'{key}: the trace has {have}, the kernel '
+                           f'counted {want}')
+        undecided = len(trace.keys) - trace.kernel_decided
+        if str(undecided) != trace.meta.get('undecided_lookups'):
+            bad.append(f'{undecided} lookups without a decision, the '
+                       f'metadata says {trace.meta.get("undecided_lookups")}')
+        if any(b < a for a, b in zip(trace.times, trace.times[1:])):
+            bad.append('time goes back between two lookups')
     cold = cold_misses(trace)
     if not trace.resets and cold != trace.distinct:
         bad.append(f'cold misses {cold} != distinct keys {trace.distinct}')
