@@ -2,9 +2,11 @@
 /*
  * avc_native_replay: replay AVC traces (include/uapi/linux/avc_rcu_trace.h)
  * through the core built natively, as tools/avc_trace/replay does through
- * the module in a guest, in a fraction of the time.
+ * the module in a guest, in a fraction of the time; or through a model of
+ * upstream SELinux's AVC (upstream_avc.c).
  *
- *   avc_native_replay [--slots N] [--threshold N[,N...]]
+ *   avc_native_replay [--model avc_rcu|upstream] [--hash H]
+ *                     [--slots N[,N...]] [--threshold N|slots[,...]]
  *                     [--reclaim P[,P...]] [--sync S] [--seed N] TRACE...
  *
  * TRACE is a trace, xz-compressed (as shipped) or plain, found by its
@@ -14,17 +16,24 @@
  * header says is refused with one line naming the record, in the words of
  * avc_rcu_replay.ko, and nothing is replayed (exit 1).
  *
- * Then each trace is replayed once per reclaim policy and threshold of the
- * lists, each time into a new cache, as the guest's replay loads the
- * module afresh: avc_rcu_setup_cache() with the slots, sync mode, policy
- * and hash seed (the module's parameters; no policy loaded, so every
- * decision is the empty policy's), avc_cache_set_threshold() (the guest's
- * write to avc/cache_threshold), then what avc_rcu_replay.ko does per
- * record, through the same exported API: a lookup is an
- * avc_rcu_has_perm() of its key and requested permissions, a reset an
- * avc_rcu_flush(), an update nothing.  The counts are the cache's own
- * statistics, summed over the CPUs as avc/cache_stats is.
- * One line per replay, as tools/avc_trace/replay prints it:
+ * Then each trace is replayed once per number of slots, reclaim policy and
+ * threshold of the lists, each time into a new cache, as the guest's
+ * replay loads the module afresh.  "slots" in the threshold list is the
+ * replay's number of slots.  Each record is read into an event once
+ * (event_of()) and handed to the model:
+ *
+ * --model avc_rcu (the default): the core, as the module: the defaults
+ * are upstream's settings and the guest replay's: slots 512, threshold
+ * 512, reclaim=newest, sync=rcu, hash seed 2004 (--hash jhash only).
+ * avc_rcu_setup_cache() with the slots, sync mode, policy and hash seed
+ * (the module's parameters; no policy loaded, so every decision is the
+ * empty policy's), avc_cache_set_threshold() (the guest's write to
+ * avc/cache_threshold), then what avc_rcu_replay.ko does per record,
+ * through the same exported API: a lookup is an avc_rcu_has_perm() of
+ * its key and requested permissions, a reset an avc_rcu_flush(), an
+ * update nothing.  The counts are the cache's own statistics, summed over
+ * the CPUs as avc/cache_stats is.  One line per replay, as
+ * tools/avc_trace/replay prints it:
  *
  *   replay NAME: slots S threshold T reclaim=P: lookups L hits H misses M
  *   reclaims R hit ratio X %
@@ -32,12 +41,31 @@
  * (one line), and with a .meta, as there: at upstream's pair (slots 512,
  * threshold 512, newest) the validation line against the kernel AVC's hit
  * ratio over the trace's window; with a single pair of other settings, a
- * compare line.  A replay whose lookups are not the trace's fails the run
- * (exit 1).  The time taken and the lookups per second go to stderr.
+ * compare line.  --seed 0 draws a seed, as hash_seed=0 does, and says
+ * which.
  *
- * The defaults are upstream's settings and the guest replay's: slots 512,
- * threshold 512, reclaim=newest, sync=rcu, hash seed 2004.  --seed 0
- * draws a seed, as hash_seed=0 does, and says which.
+ * --model upstream: Linux 6.1's and 6.19's security/selinux/avc.c, one
+ * event at a time: a lookup is avc_lookup() and on a miss avc_insert(),
+ * a reset avc_ss_reset(), an update avc_update_node().  --hash legacy
+ * (the default: 6.1's), murmur3 (6.19's) or jhash (avc_rcu's, with
+ * --seed); --slots 512 to 16384 (6.19's CONFIG_SECURITY_SELINUX_AVC_HASH_BITS
+ * 9 to 14); the threshold defaults to the slots, as 6.19's does (6.1's
+ * 512 at 512 slots).  Per replay:
+ *
+ *   replay NAME: upstream hash=H slots S threshold T: lookups L hits H
+ *   misses M reclaims R hit ratio X %
+ *   upstream NAME: hash=H slots S threshold T: allocations A frees F
+ *   updates U (N found no node) stale S resets R (misses before the
+ *   first M1); at the end entries E buckets used B/S longest chain C
+ *
+ * (one line each), and with a .meta at 6.1's settings (legacy, 512, 512)
+ * each counter beside the kernel AVC's over the window:
+ *
+ *   kernel61 NAME: model/kernel lookups L/L hits H/H ... longest chain
+ *   C/C: identical|differs
+ *
+ * A replay whose lookups are not the trace's fails the run (exit 1).  The
+ * time taken and the lookups per second go to stderr.
  */
 #include <endian.h>
 #include <errno.h>
@@ -54,11 +82,30 @@
 #include <linux/log2.h>
 #include "glue.h"
 #include <uapi/linux/avc_rcu_trace.h>
+#include "upstream_avc.h"
 
 #define PROG		"avc_native_replay"
 #define MAX_LIST	64
 
 static const unsigned char xz_magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+
+/**
+ * struct kernel_counts - the kernel AVC's counters over a trace's window
+ * @lookups: kernel_lookups= of the trace's .meta
+ * @hits: kernel_hits=
+ * @misses: kernel_misses=
+ * @allocations: kernel_allocations=
+ * @reclaims: kernel_reclaims=
+ * @frees: kernel_frees=
+ * @entries: kernel_end_entries=, avc/hash_stats at the end
+ * @buckets_used: kernel_end_buckets_used=
+ * @slots: kernel_end_slots=
+ * @longest_chain: kernel_end_longest_chain=
+ */
+struct kernel_counts {
+	unsigned long long lookups, hits, misses, allocations, reclaims, frees;
+	unsigned long long entries, buckets_used, slots, longest_chain;
+};
 
 /**
  * struct trace - one trace, read and checked
@@ -71,8 +118,7 @@ static const unsigned char xz_magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
  * @lookups: of which lookups
  * @meta: a NAME.meta was found
  * @meta_lookups: its lookups=
- * @kernel_lookups: its kernel_lookups=
- * @kernel_hits: its kernel_hits=
+ * @kernel: its kernel AVC's counters
  */
 struct trace {
 	const char *path;
@@ -84,8 +130,7 @@ struct trace {
 	unsigned long long lookups;
 	bool meta;
 	unsigned long long meta_lookups;
-	unsigned long long kernel_lookups;
-	unsigned long long kernel_hits;
+	struct kernel_counts kernel;
 };
 
 static __printf(1, 2) __noreturn void die(const char *fmt, ...)
@@ -162,6 +207,26 @@ static unsigned char *unxz(const char *path, const unsigned char *in,
 	return out;
 }
 
+#define KERNEL_KEY(key, field) \
+	{ key, offsetof(struct kernel_counts, field) }
+
+/* The .meta's keys of the kernel AVC's counters. */
+static const struct {
+	const char *key;
+	size_t off;
+} meta_keys[] = {
+	KERNEL_KEY("kernel_lookups", lookups),
+	KERNEL_KEY("kernel_hits", hits),
+	KERNEL_KEY("kernel_misses", misses),
+	KERNEL_KEY("kernel_allocations", allocations),
+	KERNEL_KEY("kernel_reclaims", reclaims),
+	KERNEL_KEY("kernel_frees", frees),
+	KERNEL_KEY("kernel_end_entries", entries),
+	KERNEL_KEY("kernel_end_buckets_used", buckets_used),
+	KERNEL_KEY("kernel_end_slots", slots),
+	KERNEL_KEY("kernel_end_longest_chain", longest_chain),
+};
+
 /* NAME.meta beside the trace, if there: the keys the lines need. */
 static void read_meta(struct trace *t)
 {
@@ -185,12 +250,17 @@ static void read_meta(struct trace *t)
 		return;
 	t->meta = true;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "lookups=%llu", &v) == 1)
+		char key[64];
+		unsigned int i;
+
+		if (sscanf(line, "%63[a-z_]=%llu", key, &v) != 2)
+			continue;
+		if (!strcmp(key, "lookups"))
 			t->meta_lookups = v;
-		else if (sscanf(line, "kernel_lookups=%llu", &v) == 1)
-			t->kernel_lookups = v;
-		else if (sscanf(line, "kernel_hits=%llu", &v) == 1)
-			t->kernel_hits = v;
+		for (i = 0; i < ARRAY_SIZE(meta_keys); i++)
+			if (!strcmp(key, meta_keys[i].key))
+				*(unsigned long long *)((char *)&t->kernel +
+							meta_keys[i].off) = v;
 	}
 	fclose(f);
 }
@@ -287,85 +357,212 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The cache's counters over one replay (avc/cache_stats, summed). */
-struct counts {
-	u32 lookups, hits, misses, reclaims;
+/* One event of a trace, as the models take it. */
+struct event {
+	u8 kind;
+	u32 ssid, tsid, requested;
+	u16 tclass;
+};
+
+/* Record @i of @t as an event: the one place a record's fields are read. */
+static void event_of(const struct trace *t, unsigned long long i,
+		     struct event *e)
+{
+	const struct avc_trace_record *r = &t->recs[i];
+
+	e->kind = r->kind;
+	e->ssid = le32toh(r->ssid);
+	e->tsid = le32toh(r->tsid);
+	e->requested = le32toh(r->requested);
+	e->tclass = le16toh(r->tclass);
+}
+
+/* One replay's settings. */
+struct setting {
+	unsigned int slots;
+	unsigned int threshold;
+	enum avc_reclaim_policy reclaim;	/* avc_rcu's */
 };
 
 /*
- * One replay into a new cache, as the guest's: the module loaded with
- * @cfg (its cache: what every cache shares, avc_core_init(), is made once
- * for the run), cache_threshold written, the trace written to
- * avc_rcu_replay.  Adds the time the records took to *@busy.
+ * A cache's counters after one replay: avc/cache_stats summed over the
+ * CPUs, and for the upstream model its other counts (upstream_avc.h).
  */
-static void replay(const struct trace *t, const struct avc_rcu_config *cfg,
-		   unsigned int threshold, struct counts *out, double *busy)
+struct counts {
+	u32 lookups, hits, misses, reclaims;
+	struct up_avc_stats up;
+};
+
+/**
+ * struct model - what a replay drives: one per --model
+ * @name: its --model name
+ * @start: a new cache for one replay
+ * @lookup: a lookup record
+ * @reset: a reset record
+ * @update: an update record
+ * @finish: the counters, and the cache freed
+ */
+struct model {
+	const char *name;
+	void (*start)(const struct setting *s);
+	void (*lookup)(const struct event *e);
+	void (*reset)(void);
+	void (*update)(const struct event *e);
+	void (*finish)(struct counts *c);
+};
+
+/* The run's options beyond the lists. */
+static struct avc_rcu_config opt_core = {
+	.slots = AVC_RCU_SLOTS_DEFAULT, .sync = AVC_SYNC_RCU,
+	.hash_seed = 2004,
+};
+
+static enum up_avc_hash opt_hash = UP_AVC_HASH_JHASH;
+
+/*
+ * avc_rcu, as the guest's replay runs it: the module loaded with the
+ * settings (its cache: what every cache shares, avc_core_init(), is made
+ * once for the run), cache_threshold written, then per record what
+ * avc_rcu_replay.ko does through the exported API: avc_rcu_has_perm()
+ * for a lookup, avc_rcu_flush() for a reset, nothing for an update.
+ */
+static void rcu_start(const struct setting *s)
 {
-	struct avc_rcu_decision avd;
-	struct avc_cache_stats st;
-	unsigned long long i;
-	double t0;
+	struct avc_rcu_config cfg = opt_core;
 	int err;
 
-	err = avc_rcu_setup_cache(cfg);
+	cfg.slots = s->slots;
+	cfg.reclaim = s->reclaim;
+	err = avc_rcu_setup_cache(&cfg);
 	if (err)
 		die("avc_rcu_setup_cache: error %d", err);
-	avc_cache_set_threshold(avc_rcu_cache(), threshold);
+	avc_cache_set_threshold(avc_rcu_cache(), s->threshold);
+}
+
+static void rcu_lookup(const struct event *e)
+{
+	struct avc_rcu_decision avd;
+
+	avc_rcu_has_perm(e->ssid, e->tsid, e->tclass, e->requested, &avd);
+}
+
+static void rcu_update(const struct event *e)
+{
+	/* the entry stays cached: avc_rcu does not model the update */
+}
+
+static void rcu_finish(struct counts *c)
+{
+	struct avc_cache_stats st;
+
+	avc_cache_stats_sum(avc_rcu_cache(), &st);
+	avc_rcu_teardown_cache();
+	memset(c, 0, sizeof(*c));
+	c->lookups = st.lookups;
+	c->hits = st.hits;
+	c->misses = st.misses;
+	c->reclaims = st.reclaims;
+}
+
+/* Upstream's AVC (upstream_avc.c): one cache per replay. */
+static struct up_avc *up_cache;
+
+static void up_start(const struct setting *s)
+{
+	up_cache = up_avc_create(s->slots, s->threshold, opt_hash,
+				 opt_core.hash_seed);
+	if (!up_cache)
+		die("out of memory");
+}
+
+static void up_lookup(const struct event *e)
+{
+	up_avc_lookup(up_cache, e->ssid, e->tsid, e->tclass);
+}
+
+static void up_reset(void)
+{
+	up_avc_reset(up_cache);
+}
+
+static void up_update(const struct event *e)
+{
+	up_avc_update(up_cache, e->ssid, e->tsid, e->tclass);
+}
+
+static void up_finish(struct counts *c)
+{
+	up_avc_stats(up_cache, &c->up);
+	up_avc_destroy(up_cache);
+	up_cache = NULL;
+	c->lookups = c->up.lookups;
+	c->misses = c->up.misses;
+	c->hits = c->up.lookups - c->up.misses;
+	c->reclaims = c->up.reclaims;
+}
+
+static const struct model models[] = {
+	{ "avc_rcu", rcu_start, rcu_lookup, avc_rcu_flush, rcu_update,
+	  rcu_finish },
+	{ "upstream", up_start, up_lookup, up_reset, up_update, up_finish },
+};
+
+/*
+ * One replay of @t into a new cache of model @m.  Adds the time the
+ * records took to *@busy.
+ */
+static void replay(const struct trace *t, const struct model *m,
+		   const struct setting *s, struct counts *out, double *busy)
+{
+	unsigned long long i;
+	struct event e;
+	double t0;
+
+	m->start(s);
 	t0 = now();
 	for (i = 0; i < t->nrecords; i++) {
-		const struct avc_trace_record *r = &t->recs[i];
-
-		switch (r->kind) {
+		event_of(t, i, &e);
+		switch (e.kind) {
 		case AVC_TRACE_LOOKUP:
-			avc_rcu_has_perm(le32toh(r->ssid), le32toh(r->tsid),
-					 le16toh(r->tclass),
-					 le32toh(r->requested), &avd);
+			m->lookup(&e);
 			break;
 		case AVC_TRACE_RESET:
-			avc_rcu_flush();
+			m->reset();
 			break;
-		default:	/* an update: the entry stays cached */
+		default:
+			m->update(&e);
 			break;
 		}
 	}
 	*busy += now() - t0;
-	avc_cache_stats_sum(avc_rcu_cache(), &st);
-	avc_rcu_teardown_cache();
-	out->lookups = st.lookups;
-	out->hits = st.hits;
-	out->misses = st.misses;
-	out->reclaims = st.reclaims;
+	m->finish(out);
 }
 
 /*
- * One replay's line, and with the trace's metadata its validation line
- * (at upstream's pair) or, for a single pair, its compare line, in
- * tools/avc_trace/replay's words.  A replay that did not look up what the
- * trace holds fails the run.
+ * avc_rcu's replay line, and with the trace's metadata its validation
+ * line (at upstream's pair) or, for a single pair, its compare line, in
+ * tools/avc_trace/replay's words.
  */
-static void report(const struct trace *t, const struct avc_rcu_config *cfg,
-		   unsigned int threshold, const struct counts *c, bool list)
+static void report_rcu(const struct trace *t, const struct setting *s,
+		       const struct counts *c, bool list)
 {
 	double ar, kr, gap;
 
-	if (c->lookups != (u32)t->lookups)
-		die("%s: replayed %u lookups, the trace has %llu", t->name,
-		    c->lookups, t->lookups);
 	ar = 100.0 * c->hits / c->lookups;
 	printf("replay %s: slots %u threshold %u reclaim=%s: ", t->name,
-	       cfg->slots, threshold, avc_reclaim_name(cfg->reclaim));
+	       s->slots, s->threshold, avc_reclaim_name(s->reclaim));
 	printf("lookups %u hits %u misses %u reclaims %u hit ratio %.3f %%\n",
 	       c->lookups, c->hits, c->misses, c->reclaims, ar);
-	if (!t->meta || !t->kernel_lookups)
+	if (!t->meta || !t->kernel.lookups)
 		return;
-	kr = 100.0 * t->kernel_hits / t->kernel_lookups;
+	kr = 100.0 * t->kernel.hits / t->kernel.lookups;
 	gap = ar - kr;
-	if (cfg->slots == 512 && threshold == 512 &&
-	    cfg->reclaim == AVC_RECLAIM_NEWEST) {
+	if (s->slots == 512 && s->threshold == 512 &&
+	    s->reclaim == AVC_RECLAIM_NEWEST) {
 		printf("validation %s: avc_rcu %.3f %% vs kernel AVC %.3f %% ",
 		       t->name, ar, kr);
 		printf("(%llu of %llu lookups hit) over the window: ",
-		       t->kernel_hits, t->kernel_lookups);
+		       t->kernel.hits, t->kernel.lookups);
 		printf("gap %+.3f points, %s\n", gap, gap < 1 && gap > -1 ?
 		       "holds (within 1 point)" :
 		       "DOES NOT HOLD (over 1 point)");
@@ -377,10 +574,78 @@ static void report(const struct trace *t, const struct avc_rcu_config *cfg,
 	}
 }
 
-/* Parse "N[,N...]" into @v; returns how many. */
+/*
+ * The upstream model's replay line (its own form, which study.py's
+ * reading of avc_rcu's lines passes over), its other counts and, at
+ * 6.1's settings with the trace's metadata, each counter beside the
+ * kernel AVC's over the window: the model's, a slash, the kernel's.
+ */
+static void report_upstream(const struct trace *t, const struct setting *s,
+			    const struct counts *c)
+{
+	const struct up_avc_stats *u = &c->up;
+	const struct kernel_counts *k = &t->kernel;
+	const char *hash = up_avc_hash_name(opt_hash);
+	unsigned int ndiff;
+
+	printf("replay %s: upstream hash=%s slots %u threshold %u: ", t->name,
+	       hash, s->slots, s->threshold);
+	printf("lookups %u hits %u misses %u reclaims %u hit ratio %.3f %%\n",
+	       c->lookups, c->hits, c->misses, c->reclaims,
+	       100.0 * c->hits / c->lookups);
+	printf("upstream %s: hash=%s slots %u threshold %u: ", t->name, hash,
+	       s->slots, s->threshold);
+	printf("allocations %u frees %u updates %u (%u found no node) ",
+	       u->allocations, u->frees, u->updates, u->updates_lost);
+	printf("stale %u resets %u (misses before the first %u); ",
+	       u->stale, u->resets, u->misses_first);
+	printf("at the end entries %u buckets used %u/%u longest chain %u\n",
+	       u->entries, u->buckets_used, s->slots,
+	       u->longest_chain);
+	if (!t->meta || !k->lookups || opt_hash != UP_AVC_HASH_LEGACY ||
+	    s->slots != 512 || s->threshold != 512)
+		return;
+	ndiff = (u->lookups != k->lookups) + (c->hits != k->hits) +
+		(u->misses != k->misses) + (u->allocations != k->allocations) +
+		(u->reclaims != k->reclaims) + (u->frees != k->frees) +
+		(u->entries != k->entries) +
+		(u->buckets_used != k->buckets_used) +
+		(u->longest_chain != k->longest_chain);
+	printf("kernel61 %s: model/kernel lookups %u/%llu hits %u/%llu ",
+	       t->name, u->lookups, k->lookups, c->hits, k->hits);
+	printf("misses %u/%llu allocations %u/%llu reclaims %u/%llu ",
+	       u->misses, k->misses, u->allocations, k->allocations,
+	       u->reclaims, k->reclaims);
+	printf("frees %u/%llu entries %u/%llu buckets used %u/%llu ",
+	       u->frees, k->frees, u->entries, k->entries, u->buckets_used,
+	       k->buckets_used);
+	printf("longest chain %u/%llu: %s\n", u->longest_chain,
+	       k->longest_chain, ndiff ? "differs" : "identical");
+}
+
+/*
+ * One replay's lines.  A replay that did not look up what the trace holds
+ * fails the run.
+ */
+static void report(const struct trace *t, const struct model *m,
+		   const struct setting *s, const struct counts *c, bool list)
+{
+	if (c->lookups != (u32)t->lookups)
+		die("%s: replayed %u lookups, the trace has %llu", t->name,
+		    c->lookups, t->lookups);
+	if (m == &models[0])
+		report_rcu(t, s, c, list);
+	else
+		report_upstream(t, s, c);
+}
+
+/*
+ * Parse "N[,N...]" into @v; returns how many.  With @word, that word
+ * stands for 0 in the list.
+ */
 static unsigned int parse_list(const char *opt, const char *arg,
 			       unsigned int *v, unsigned long min,
-			       unsigned long max)
+			       unsigned long max, const char *word)
 {
 	char *copy = strdup(arg), *tok, *save = NULL, *end;
 	unsigned int n = 0;
@@ -390,14 +655,18 @@ static unsigned int parse_list(const char *opt, const char *arg,
 		die("out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_LIST)
+			die("%s: more than %d values", opt, MAX_LIST);
+		if (word && !strcmp(tok, word)) {
+			v[n++] = 0;
+			continue;
+		}
 		errno = 0;
 		x = strtoul(tok, &end, 10);
 		if (*tok < '0' || *tok > '9' || *end || errno || x < min ||
 		    x > max)
 			die("%s: not a number from %lu to %lu: %s", opt, min,
 			    max, tok);
-		if (n == MAX_LIST)
-			die("%s: more than %d values", opt, MAX_LIST);
 		v[n++] = x;
 	}
 	free(copy);
@@ -429,13 +698,16 @@ static unsigned int parse_policies(const char *arg,
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [--slots N] [--threshold N[,N...]]\n");
+	fprintf(f, "usage: " PROG " [--model avc_rcu|upstream] [--hash H]\n");
+	fprintf(f, "       [--slots N[,N...]] [--threshold N|slots[,...]]\n");
 	fprintf(f, "       [--reclaim P[,P...]] [--sync S] [--seed N] TRACE...\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' },
+		{ "hash", required_argument, NULL, 'H' },
 		{ "slots", required_argument, NULL, 'n' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "reclaim", required_argument, NULL, 'r' },
@@ -444,48 +716,62 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	struct avc_rcu_config cfg = {
-		.slots = AVC_RCU_SLOTS_DEFAULT, .sync = AVC_SYNC_RCU,
-		.hash_seed = 2004,
-	};
 	enum avc_reclaim_policy pols[MAX_LIST] = { AVC_RECLAIM_NEWEST };
 	unsigned int thresholds[MAX_LIST] = { AVC_RCU_THRESHOLD_DEFAULT };
-	unsigned int npols = 1, nthr = 1, slots, seed, i, p, k;
+	unsigned int slots[MAX_LIST] = { AVC_RCU_SLOTS_DEFAULT };
+	unsigned int npols = 1, nthr = 0, nslots = 1, seed, i, n, p, k;
 	unsigned long long total = 0, nreplays = 0;
+	const struct model *m = &models[0];
+	bool rcu_only = false, hash_set = false, list;
 	struct trace *traces;
 	double t0, busy = 0;
 	int opt, ntraces;
-	bool list;
+	char slot_list[MAX_LIST * 8] = "";
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'm':
+			for (m = models; m < models + ARRAY_SIZE(models); m++)
+				if (!strcmp(optarg, m->name))
+					break;
+			if (m == models + ARRAY_SIZE(models))
+				die("--model: must be avc_rcu or upstream");
+			break;
+		case 'H':
+			if (up_avc_hash_parse(optarg, &opt_hash))
+				die("--hash: must be legacy, murmur3 or jhash");
+			hash_set = true;
+			break;
 		case 'n':
-			if (strchr(optarg, ','))
-				die("--slots: one value");
-			parse_list("--slots", optarg, &slots,
-				   AVC_RCU_SLOTS_MIN, AVC_RCU_SLOTS_MAX);
-			if (!is_power_of_2(slots))
-				die("--slots: a power of two from %u to %u",
-				    AVC_RCU_SLOTS_MIN, AVC_RCU_SLOTS_MAX);
-			cfg.slots = slots;
+			nslots = parse_list("--slots", optarg, slots,
+					    AVC_RCU_SLOTS_MIN,
+					    AVC_RCU_SLOTS_MAX, NULL);
+			for (i = 0; i < nslots; i++)
+				if (!is_power_of_2(slots[i]))
+					die("--slots: powers of two from %u to %u",
+					    AVC_RCU_SLOTS_MIN,
+					    AVC_RCU_SLOTS_MAX);
 			break;
 		case 't':
 			nthr = parse_list("--threshold", optarg, thresholds,
 					  AVC_RCU_THRESHOLD_MIN,
-					  AVC_RCU_THRESHOLD_MAX);
+					  AVC_RCU_THRESHOLD_MAX, "slots");
 			break;
 		case 'r':
 			npols = parse_policies(optarg, pols);
+			rcu_only = true;
 			break;
 		case 's':
-			if (avc_sync_parse(optarg, &cfg.sync))
+			if (avc_sync_parse(optarg, &opt_core.sync))
 				die("--sync: must be rcu, spinlock or rwlock");
+			rcu_only = true;
 			break;
 		case 'S':
 			if (strchr(optarg, ','))
 				die("--seed: one value");
-			parse_list("--seed", optarg, &seed, 0, UINT32_MAX);
-			cfg.hash_seed = seed;
+			parse_list("--seed", optarg, &seed, 0, UINT32_MAX,
+				   NULL);
+			opt_core.hash_seed = seed;
 			break;
 		case 'h':
 			help(stdout);
@@ -500,12 +786,33 @@ int main(int argc, char **argv)
 		help(stderr);
 		return 2;
 	}
+	if (m == &models[0]) {
+		if (opt_hash != UP_AVC_HASH_JHASH)
+			die("--hash: avc_rcu hashes with jhash only");
+		if (!nthr)	/* the module's default threshold */
+			nthr = 1;
+	} else {
+		if (rcu_only)
+			die("--reclaim, --sync: avc_rcu's, not upstream's");
+		if (!hash_set)
+			opt_hash = UP_AVC_HASH_LEGACY;
+		for (i = 0; i < nslots; i++)
+			if (slots[i] < UP_AVC_SLOTS_MIN ||
+			    slots[i] > UP_AVC_SLOTS_MAX)
+				die("--slots: upstream's are %u to %u",
+				    UP_AVC_SLOTS_MIN, UP_AVC_SLOTS_MAX);
+		npols = 1;
+		if (up_avc_hash_selftest())
+			die("av_hash() does not give MurmurHash3's values");
+		if (!nthr)	/* 6.19's AVC_DEF_CACHE_THRESHOLD */
+			thresholds[nthr++] = 0;
+	}
 	/* A drawn seed is drawn once, for every replay of the run. */
-	if (!cfg.hash_seed) {
-		while (!cfg.hash_seed)
-			cfg.hash_seed = avc_native_random_u32();
+	if (!opt_core.hash_seed) {
+		while (!opt_core.hash_seed)
+			opt_core.hash_seed = avc_native_random_u32();
 		fprintf(stderr, PROG ": hash seed %u (drawn at random)\n",
-			cfg.hash_seed);
+			opt_core.hash_seed);
 	}
 
 	traces = calloc(ntraces, sizeof(*traces));
@@ -518,29 +825,49 @@ int main(int argc, char **argv)
 		die("avc_native_thread_enter failed");
 	if (avc_core_init())
 		die("avc_core_init failed");
-	list = npols * nthr > 1;
+	list = nslots * npols * nthr > 1;
 	t0 = now();
 	for (i = 0; i < (unsigned int)ntraces; i++) {
 		const struct trace *t = &traces[i];
 
-		for (p = 0; p < npols; p++) {
-			cfg.reclaim = pols[p];
-			for (k = 0; k < nthr; k++) {
-				struct counts c;
+		for (n = 0; n < nslots; n++) {
+			for (p = 0; p < npols; p++) {
+				for (k = 0; k < nthr; k++) {
+					struct setting s = {
+						.slots = slots[n],
+						.threshold = thresholds[k] ?:
+							     slots[n],
+						.reclaim = pols[p],
+					};
+					struct counts c;
 
-				replay(t, &cfg, thresholds[k], &c, &busy);
-				nreplays++;
-				total += t->lookups;
-				report(t, &cfg, thresholds[k], &c, list);
+					replay(t, m, &s, &c, &busy);
+					nreplays++;
+					total += t->lookups;
+					report(t, m, &s, &c, list);
+				}
 			}
 		}
 		fflush(stdout);
 	}
 	avc_core_exit();
 	avc_native_thread_exit();
-	fprintf(stderr, PROG ": %llu replay%s (slots %u, sync=%s, hash seed %u): ",
-		nreplays, nreplays == 1 ? "" : "s", cfg.slots,
-		avc_sync_name(cfg.sync), cfg.hash_seed);
+	for (n = 0; n < nslots; n++)
+		snprintf(slot_list + strlen(slot_list),
+			 sizeof(slot_list) - strlen(slot_list), "%s%u",
+			 n ? "," : "", slots[n]);
+	fprintf(stderr, PROG ": %llu replay%s (", nreplays,
+		nreplays == 1 ? "" : "s");
+	if (m == &models[0])
+		fprintf(stderr, "slots %s, sync=%s, hash seed %u): ",
+			slot_list, avc_sync_name(opt_core.sync),
+			opt_core.hash_seed);
+	else if (opt_hash == UP_AVC_HASH_JHASH)
+		fprintf(stderr, "upstream, slots %s, hash=jhash, seed %u): ",
+			slot_list, opt_core.hash_seed);
+	else
+		fprintf(stderr, "upstream, slots %s, hash=%s): ", slot_list,
+			up_avc_hash_name(opt_hash));
 	fprintf(stderr, "%llu lookups in %.3f s, %.1f million a second; ",
 		total, busy, busy > 0 ? total / busy / 1e6 : 0.0);
 	fprintf(stderr, "%.3f s with each cache's set-up and teardown\n",
