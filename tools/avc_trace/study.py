@@ -3,6 +3,7 @@
 """The study of the shipped traces (Documentation/study.rst), host side.
 
   study.py --check-meta TRACE...
+  study.py --slots-sweep LOG [--slots-sweep LOG ...] --csv FILE TRACE...
   study.py [--replay-log LOG] [--seed-log SEED=LOG ...] [--plots DIR]
            [--thresholds LIST] TRACE...
 
@@ -29,12 +30,20 @@ hash_seed (at some of the thresholds): a table per trace puts the misses
 under each seed beside the main replay's (hash_seed 2004) and their
 spread, and the misses lru saves over newest under each seed.
 
+--slots-sweep LOG (repeated), with --csv FILE: only the slots sweep.  Each
+LOG is a native replay at several slots (tools/native/run replay --slots
+LIST), of avc_rcu (its replay lines) or of the model of upstream's AVC
+(--model upstream, its own replay lines); per trace a table of the hit
+ratio and misses of each cache by slots, beside the trace's cold misses,
+and all of it as CSV into FILE, one row per trace, cache and slots.
+
 --check-meta: only check that the trace agrees with its metadata (records,
 lookups, resets, updates, distinct keys) and that the host's caches count
 exactly the cold misses where nothing has to be evicted; fails otherwise.
 """
 
 import argparse
+import csv
 import heapq
 import lzma
 import os
@@ -208,6 +217,97 @@ def parse_replays(path):
             elif line.startswith('validation '):
                 valid.append(line.rstrip('\n'))
     return res, valid
+
+
+# The caches of the slots sweep, by (model, hash, reclaim): their labels.
+SWEEP_LABELS = {
+    ('upstream', 'legacy', ''): '6.1 legacy',
+    ('upstream', 'murmur3', ''): '6.19 murmur3',
+    ('upstream', 'jhash', ''): 'upstream jhash',
+    ('avc_rcu', 'jhash', 'lru'): 'avc_rcu lru',
+    ('avc_rcu', 'jhash', 'fifo'): 'avc_rcu fifo',
+    ('avc_rcu', 'jhash', 'newest'): 'avc_rcu newest',
+}
+
+
+def parse_sweep(paths):
+    """{(trace, cache, slots): (threshold, lookups, hits, misses,
+    reclaims)} from replay logs of either model, and the caches in the
+    order they appear; a cache is (model, hash, reclaim)."""
+    rcu = re.compile(r'^replay (\S+): slots (\d+) threshold (\d+) '
+                     r'reclaim=(\w+): lookups (\d+) hits (\d+) '
+                     r'misses (\d+) reclaims (\d+) ')
+    up = re.compile(r'^replay (\S+): upstream hash=(\w+) slots (\d+) '
+                    r'threshold (\d+): lookups (\d+) hits (\d+) '
+                    r'misses (\d+) reclaims (\d+) ')
+    res, caches = {}, []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                m = rcu.match(line)
+                if m:
+                    name, slots, thr, pol = m[1], m[2], m[3], m[4]
+                    cache = ('avc_rcu', 'jhash', pol)
+                else:
+                    m = up.match(line)
+                    if not m:
+                        continue
+                    name, hsh, slots, thr = m[1], m[2], m[3], m[4]
+                    cache = ('upstream', hsh, '')
+                if cache not in caches:
+                    caches.append(cache)
+                res[(name, cache, int(slots))] = (int(thr),) + tuple(
+                    int(m[i]) for i in range(5, 9))
+    return res, caches
+
+
+def report_sweep(traces, res, caches, csv_path):
+    """The slots sweep's table per trace, and its CSV."""
+    rows = []
+    for trace in traces:
+        n = len(trace.keys)
+        cold = cold_misses(trace)
+        slots = sorted({s for (name, _, s) in res if name == trace.name})
+        if not slots:
+            sys.exit(f'{trace.name}: no replay of the slots sweep')
+        print(f'== {trace.name}: lookups {n}, distinct keys '
+              f'{trace.distinct}, cold misses {cold} (the floor: '
+              f'{ratio(n, cold):.3f} %)')
+        print(f'{trace.name}: hit ratio % (misses) by slots, threshold '
+              f'as replayed (= slots)')
+        labels = [SWEEP_LABELS.get(c, ' '.join(filter(None, c)))
+                  for c in caches]
+        print(f'{"slots":>9}' + ''.join(f'{lb:>18}' for lb in labels))
+        for sl in slots:
+            cells = []
+            for c, lb in zip(caches, labels):
+                r = res.get((trace.name, c, sl))
+                if r is None:
+                    cells.append('-')
+                    continue
+                thr, lookups, hits, misses, reclaims = r
+                if lookups != n:
+                    sys.exit(f'{trace.name} {lb} {sl}: replayed {lookups} '
+                             f'lookups, the trace has {n}')
+                cells.append(f'{ratio(n, misses):.3f} ({misses})')
+                rows.append([trace.name, lb, c[0], c[1], c[2],
+                             SEED if c[1] == 'jhash' else '', sl, thr,
+                             lookups, hits, misses, reclaims,
+                             f'{ratio(n, misses):.3f}', cold,
+                             misses - cold])
+            print(f'{sl:>9}' + ''.join(f'{c:>18}' for c in cells))
+        print(f'{trace.name}: reclaims by slots: ' + '; '.join(
+            lb + ' ' + ' '.join(
+                f'{sl}:{res[(trace.name, c, sl)][4]}' for sl in slots
+                if (trace.name, c, sl) in res)
+            for c, lb in zip(caches, labels)))
+    with open(csv_path, 'w', newline='') as f:
+        w = csv.writer(f)
+        w.writerow(['trace', 'cache', 'model', 'hash', 'reclaim', 'seed',
+                    'slots', 'threshold', 'lookups', 'hits', 'misses',
+                    'reclaims', 'hit_ratio_pct', 'cold_misses',
+                    'capacity_misses'])
+        w.writerows(rows)
 
 
 def check_meta(trace):
@@ -426,6 +526,9 @@ def main():
                     metavar='SEED=LOG',
                     help='a replay log of another hash seed')
     ap.add_argument('--plots')
+    ap.add_argument('--slots-sweep', action='append', default=[],
+                    metavar='LOG', help='a replay log of the slots sweep')
+    ap.add_argument('--csv', help="the slots sweep's CSV")
     ap.add_argument('--thresholds',
                     default=','.join(map(str, THRESHOLDS)))
     ap.add_argument('traces', nargs='+')
@@ -446,6 +549,16 @@ def main():
                   f'metadata')
             fail |= bool(bad)
         return fail
+
+    if args.slots_sweep:
+        if not args.csv:
+            sys.exit('--slots-sweep needs --csv FILE')
+        res, caches = parse_sweep(args.slots_sweep)
+        if not res:
+            sys.exit('--slots-sweep: no replay lines')
+        report_sweep([Trace(p) for p in args.traces], res, caches,
+                     args.csv)
+        return 0
 
     replays, valid = ({}, [])
     if args.replay_log:
