@@ -360,3 +360,18 @@ void trace_oracle_stats(const struct trace_oracle *o,
 {
 	*st = o->st;
 }
+
+void trace_oracle_rewind(struct trace_oracle *o)
+{
+	uint64_t inconsistent = o->st.inconsistent;
+	size_t j;
+
+	for (j = 0; j < o->kernel.cap; j++)
+		o->kernel.e[j].used = 0;
+	o->kernel.n = 0;
+	o->stretch = 0;
+	o->have_delta = 0;
+	o->reports = 0;
+	memset(&o->st, 0, sizeof(o->st));
+	o->st.inconsistent = inconsistent;
+}

@@ -71,5 +71,7 @@ int trace_oracle_step(struct trace_oracle *o, uint64_t i, uint32_t allowed,
 
 void trace_oracle_stats(const struct trace_oracle *o,
 			struct trace_oracle_stats *st);
+/* Back to the first record, for another replay of the same trace. */
+void trace_oracle_rewind(struct trace_oracle *o);
 
 #endif /* AVC_TRACE_ORACLE_H */

@@ -83,6 +83,7 @@
 #include "glue.h"
 #include <uapi/linux/avc_rcu_trace.h>
 #include "upstream_avc.h"
+#include "../../avc_trace/trace_oracle.h"
 
 #define PROG		"avc_native_replay"
 #define MAX_LIST	64
@@ -125,8 +126,10 @@ struct trace {
 	char *name;
 	unsigned char *data;
 	size_t len;
-	const struct avc_trace_record *recs;
+	const unsigned char *recs;
+	size_t recsize;		/* 24 (version 1) or 56 (version 2) */
 	unsigned long long nrecords;
+	struct trace_oracle *oracle;	/* version 2: the kernel's decisions */
 	unsigned long long lookups;
 	bool meta;
 	unsigned long long meta_lookups;
@@ -270,6 +273,44 @@ static void read_meta(struct trace *t)
  * refuses it, with its words: the first bad record in order, else what is
  * missing or left over at the end.
  */
+/* One event of a trace, as the models take it. */
+struct event {
+	u8 kind;
+	u8 flags;			/* version 2's AVC_TRACE_F_* */
+	u32 seq, ssid, tsid, requested;
+	u16 tclass;
+};
+
+/*
+ * Record @i of @t as an event: the one place a record's fields are read,
+ * in either version.
+ */
+static void event_of(const struct trace *t, unsigned long long i,
+		     struct event *e)
+{
+	const void *p = t->recs + i * t->recsize;
+	const struct avc_trace_record2 *v2 = p;
+	const struct avc_trace_record *v1 = p;
+
+	if (t->recsize == sizeof(*v2)) {
+		e->kind = v2->kind;
+		e->flags = v2->flags;
+		e->seq = le32toh(v2->seq);
+		e->ssid = le32toh(v2->ssid);
+		e->tsid = le32toh(v2->tsid);
+		e->requested = le32toh(v2->requested);
+		e->tclass = le16toh(v2->tclass);
+	} else {
+		e->kind = v1->kind;
+		e->flags = 0;
+		e->seq = le32toh(v1->seq);
+		e->ssid = le32toh(v1->ssid);
+		e->tsid = le32toh(v1->tsid);
+		e->requested = le32toh(v1->requested);
+		e->tclass = le16toh(v1->tclass);
+	}
+}
+
 static void trace_load(struct trace *t, const char *path)
 {
 	const struct avc_trace_header *h;
@@ -306,24 +347,31 @@ static void trace_load(struct trace *t, const char *path)
 	h = (const struct avc_trace_header *)t->data;
 	if (memcmp(h->magic, AVC_TRACE_MAGIC, sizeof(h->magic)))
 		die("%s: not an AVC trace: bad magic", path);
-	if (le32toh(h->version) != AVC_TRACE_VERSION ||
-	    le32toh(h->record_size) != sizeof(struct avc_trace_record) ||
-	    h->flags || h->reserved)
-		die("%s: bad header: version %u, record size %u, flags %#x (want %u, %zu, 0)",
+	if (le32toh(h->version) == AVC_TRACE_VERSION &&
+	    le32toh(h->record_size) == sizeof(struct avc_trace_record2) &&
+	    !h->flags && !h->reserved)
+		t->recsize = sizeof(struct avc_trace_record2);
+	else if (le32toh(h->version) == AVC_TRACE_VERSION_1 &&
+		 le32toh(h->record_size) == sizeof(struct avc_trace_record) &&
+		 !h->flags && !h->reserved)
+		t->recsize = sizeof(struct avc_trace_record);
+	else
+		die("%s: bad header: version %u, record size %u, flags %#x %s",
 		    path, le32toh(h->version), le32toh(h->record_size),
-		    le32toh(h->flags), AVC_TRACE_VERSION,
-		    sizeof(struct avc_trace_record));
+		    le32toh(h->flags),
+		    "(want version 2, size 56 or version 1, size 24; flags 0)");
 	n = le64toh(h->nrecords);
-	t->recs = (const struct avc_trace_record *)(t->data + sizeof(*h));
-	whole = (t->len - sizeof(*h)) / sizeof(struct avc_trace_record);
+	t->recs = t->data + sizeof(*h);
+	whole = (t->len - sizeof(*h)) / t->recsize;
 
 	for (i = 0; i < whole && i < n; i++) {
-		const struct avc_trace_record *r = &t->recs[i];
+		struct event e;
 
-		if (le32toh(r->seq) != (u32)i)
+		event_of(t, i, &e);
+		if (e.seq != (u32)i)
 			die("%s: record %llu: seq %u, expected %u (events lost?)",
-			    path, i, le32toh(r->seq), (u32)i);
-		switch (r->kind) {
+			    path, i, e.seq, (u32)i);
+		switch (e.kind) {
 		case AVC_TRACE_LOOKUP:
 			t->lookups++;
 			break;
@@ -332,17 +380,23 @@ static void trace_load(struct trace *t, const char *path)
 			break;
 		default:
 			die("%s: record %llu: unknown kind %u", path, i,
-			    r->kind);
+			    e.kind);
 		}
 	}
 	if (whole > n)
 		die("%s: record %llu: past the %llu records the header announces",
 		    path, n, n);
-	if (whole < n || (t->len - sizeof(*h)) % sizeof(struct avc_trace_record))
+	if (whole < n || (t->len - sizeof(*h)) % t->recsize)
 		die("%s: trace truncated: %llu of %llu records, %zu bytes of a partial one",
-		    path, whole, n,
-		    (t->len - sizeof(*h)) % sizeof(struct avc_trace_record));
+		    path, whole, n, (t->len - sizeof(*h)) % t->recsize);
 	t->nrecords = n;
+	if (t->recsize == sizeof(struct avc_trace_record2)) {
+		char why[256];
+
+		t->oracle = trace_oracle_new(t->recs, n, why, sizeof(why));
+		if (!t->oracle)
+			die("%s: %s", path, why);
+	}
 	read_meta(t);
 	if (t->meta && t->meta_lookups != t->lookups)
 		die("%s: %llu lookups, its metadata says %llu", path,
@@ -355,26 +409,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* One event of a trace, as the models take it. */
-struct event {
-	u8 kind;
-	u32 ssid, tsid, requested;
-	u16 tclass;
-};
-
-/* Record @i of @t as an event: the one place a record's fields are read. */
-static void event_of(const struct trace *t, unsigned long long i,
-		     struct event *e)
-{
-	const struct avc_trace_record *r = &t->recs[i];
-
-	e->kind = r->kind;
-	e->ssid = le32toh(r->ssid);
-	e->tsid = le32toh(r->tsid);
-	e->requested = le32toh(r->requested);
-	e->tclass = le16toh(r->tclass);
 }
 
 /* One replay's settings. */
@@ -426,6 +460,45 @@ static enum up_avc_hash opt_hash = UP_AVC_HASH_JHASH;
  * avc_rcu_replay.ko does through the exported API: avc_rcu_has_perm()
  * for a lookup, avc_rcu_flush() for a reset, nothing for an update.
  */
+/*
+ * The replay in progress: its trace's oracle (version 2 traces) and the
+ * record being replayed.  With an oracle the policy of each stretch of
+ * the trace (trace_oracle.c) is loaded at the start and at each reset,
+ * in place of the flush, and every decision is checked against the
+ * kernel's (the loads reset the cache as a flush does: the counts are
+ * the same).
+ */
+static struct trace_oracle *cur_oracle;
+static unsigned long long cur_record;
+static unsigned int cur_stretch;
+
+static void rcu_load_stretch(unsigned int k)
+{
+	const char *text;
+	size_t len;
+	int err;
+
+	text = trace_oracle_policy(cur_oracle, k, &len);
+	err = avc_rcu_load_policy(text, len);
+	if (err)
+		die("the policy of stretch %u: load error %d", k, err);
+}
+
+/* The oracle's step for the record being replayed; dies on a difference. */
+static void rcu_check(const struct avc_rcu_decision *avd)
+{
+	char why[512];
+
+	if (!cur_oracle)
+		return;
+	if (trace_oracle_step(cur_oracle, cur_record,
+			      avd ? avd->allowed : 0,
+			      avd ? avd->auditallow : 0,
+			      avd ? avd->auditdeny : 0, avd ? avd->flags : 0,
+			      avd ? avd->seqno : 0, why, sizeof(why)))
+		die("the kernel decided otherwise: %s", why);
+}
+
 static void rcu_start(const struct setting *s)
 {
 	struct avc_rcu_config cfg = opt_core;
@@ -437,6 +510,11 @@ static void rcu_start(const struct setting *s)
 	if (err)
 		die("avc_rcu_setup_cache: error %d", err);
 	avc_cache_set_threshold(avc_rcu_cache(), s->threshold);
+	if (cur_oracle) {
+		trace_oracle_rewind(cur_oracle);
+		cur_stretch = 0;
+		rcu_load_stretch(0);
+	}
 }
 
 static void rcu_lookup(const struct event *e)
@@ -444,11 +522,23 @@ static void rcu_lookup(const struct event *e)
 	struct avc_rcu_decision avd;
 
 	avc_rcu_has_perm(e->ssid, e->tsid, e->tclass, e->requested, &avd);
+	rcu_check(&avd);
+}
+
+static void rcu_reset(void)
+{
+	if (cur_oracle) {
+		rcu_load_stretch(++cur_stretch);
+		rcu_check(NULL);
+	} else {
+		avc_rcu_flush();
+	}
 }
 
 static void rcu_update(const struct event *e)
 {
 	/* the entry stays cached: avc_rcu does not model the update */
+	rcu_check(NULL);
 }
 
 static void rcu_finish(struct counts *c)
@@ -502,10 +592,30 @@ static void up_finish(struct counts *c)
 }
 
 static const struct model models[] = {
-	{ "avc_rcu", rcu_start, rcu_lookup, avc_rcu_flush, rcu_update,
+	{ "avc_rcu", rcu_start, rcu_lookup, rcu_reset, rcu_update,
 	  rcu_finish },
 	{ "upstream", up_start, up_lookup, up_reset, up_update, up_finish },
 };
+
+/* The oracle's counts, once a trace (every replay is checked). */
+static void oracle_line(const struct trace *t)
+{
+	static const struct trace *said;
+	struct trace_oracle_stats st;
+
+	if (said == t)
+		return;
+	said = t;
+	trace_oracle_stats(t->oracle, &st);
+	printf("oracle %s: %llu decisions equal to the kernel's, %llu with its permissive grants, ",
+	       t->name, (unsigned long long)st.matched,
+	       (unsigned long long)st.granted);
+	printf("%llu lookups without one, %u stretches, ",
+	       (unsigned long long)st.undecided,
+	       trace_oracle_stretches(t->oracle));
+	printf("%llu computed decisions that changed in a stretch\n",
+	       (unsigned long long)st.inconsistent);
+}
 
 /*
  * One replay of @t into a new cache of model @m.  Adds the time the
@@ -518,9 +628,11 @@ static void replay(const struct trace *t, const struct model *m,
 	struct event e;
 	double t0;
 
+	cur_oracle = m == &models[0] ? t->oracle : NULL;
 	m->start(s);
 	t0 = now();
 	for (i = 0; i < t->nrecords; i++) {
+		cur_record = i;
 		event_of(t, i, &e);
 		switch (e.kind) {
 		case AVC_TRACE_LOOKUP:
@@ -536,6 +648,8 @@ static void replay(const struct trace *t, const struct model *m,
 	}
 	*busy += now() - t0;
 	m->finish(out);
+	if (cur_oracle)
+		oracle_line(t);
 }
 
 /*
