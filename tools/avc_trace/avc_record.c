@@ -9,9 +9,10 @@
  * It places kprobe events (tracefs) on the kernel's static avc_lookup(),
  * the one place the AVC counts its lookups, entry and return, and on the
  * functions that change the cache without a lookup: avc_ss_reset() (a
- * policy load or a boolean change flushes the cache) and avc_denied() (in
- * permissive mode it updates one entry in place, granting what was
- * denied).  Each lookup is recorded (trace format version 2) with:
+ * policy load or a boolean change flushes the cache) and avc_denied(),
+ * entry and return (in permissive mode it updates one entry in place,
+ * granting what was denied, and returns 0; enforcing, it returns -EACCES:
+ * the update record says which, AVC_TRACE_F_GRANTED).  Each lookup is recorded (trace format version 2) with:
  *
  *  - the time (tracefs's mono clock: CLOCK_MONOTONIC, to the microsecond)
  *    and the CPU;
@@ -397,10 +398,11 @@ struct req {
 
 struct task {
 	int pid, cpu, used;
-	int nreq, nlookup, nmiss;
+	int nreq, nlookup, nmiss, nupdate;
 	struct req req[TASK_DEPTH];
 	uint64_t lookup[TASK_DEPTH];	/* record indexes */
 	uint64_t miss[TASK_DEPTH];
+	uint64_t update[TASK_DEPTH];
 };
 
 static struct task tasks[TASKS];
@@ -535,6 +537,24 @@ static struct avc_trace_record2 *task_pop_lookup(struct task *t)
 	return &records[t->lookup[--t->nlookup]];
 }
 
+/* An avc_denied() entered: its record, until its return says more. */
+static void task_push_update(struct task *t, uint64_t idx)
+{
+	if (t->nupdate == TASK_DEPTH) {
+		memmove(t->update, t->update + 1,
+			sizeof(t->update[0]) * (TASK_DEPTH - 1));
+		t->nupdate--;
+	}
+	t->update[t->nupdate++] = idx;
+}
+
+static struct avc_trace_record2 *task_pop_update(struct task *t)
+{
+	if (!t->nupdate)
+		return NULL;
+	return &records[t->update[--t->nupdate]];
+}
+
 static void task_push_miss(struct task *t, struct avc_trace_record2 *r)
 {
 	if (t->nmiss == TASK_DEPTH) {
@@ -595,7 +615,7 @@ int main(int argc, char **argv)
 	const char *a1, *a2, *a3, *a4;
 	unsigned int i;
 	uint64_t nhit = 0, nmiss = 0, nundecided = 0, nrequested = 0;
-	uint64_t nunmatched = 0;
+	uint64_t nunmatched = 0, ngranted = 0, ndenied = 0;
 	int h_entries = -1, h_used = -1, h_slots = -1, h_chain = -1;
 	uint64_t t0, t1, nrec = 0, nlookup = 0, nreset = 0, nupdate = 0;
 	uint64_t overrun = 0, kmissed = 0, diff;
@@ -714,6 +734,14 @@ int main(int argc, char **argv)
 			 "%s ssid=%s:u32 tsid=%s:u32 tclass=%s:u16 requested=%s:u32",
 			 "p:" GROUP "/update avc_denied", a1, a2, a3, a4);
 		tracefs_must("kprobe_events", def, O_APPEND);
+		/*
+		 * Whether it granted: 0 if it did (permissive, the system's
+		 * or the domain's), -EACCES if it denied (enforcing, or
+		 * AVC_STRICT).
+		 */
+		tracefs_must("kprobe_events",
+			     "r64:" GROUP "/update_ret avc_denied ret=$retval:s32",
+			     O_APPEND);
 	}
 	tracefs_must("events/" GROUP "/enable", "1", O_TRUNC);
 
@@ -849,6 +877,21 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
+		if (strstr(p, " update_ret: ")) {
+			struct avc_trace_record2 *ur = task_pop_update(t);
+
+			if (!ur) {
+				nunmatched++;
+				continue;
+			}
+			if (!strtoll(field_str(p, "ret"), NULL, 0)) {
+				ur->flags |= AVC_TRACE_F_GRANTED;
+				ngranted++;
+			} else {
+				ndenied++;
+			}
+			continue;
+		}
 		if (strstr(p, " populate: ")) {
 			struct avc_trace_record2 *mr = task_pop_miss(t, p);
 
@@ -904,6 +947,8 @@ int main(int argc, char **argv)
 		records_add(&r);
 		if (r.kind == AVC_TRACE_LOOKUP)
 			task_push_lookup(t, nrec);
+		if (r.kind == AVC_TRACE_UPDATE)
+			task_push_update(t, nrec);
 		nrec++;
 	}
 	fclose(tr);
@@ -955,6 +1000,9 @@ int main(int argc, char **argv)
 	       have_update ? "" : " (avc_denied not probed)", nkeys,
 	       (unsigned long long)overrun, (unsigned long long)kmissed);
 	printf(PROG
+	       ": checks that found permissions denied: %llu granted anyway (permissive), %llu denied\n",
+	       (unsigned long long)ngranted, (unsigned long long)ndenied);
+	printf(PROG
 	       ": kernel AVC at the end: entries %d, buckets used %d/%d, longest chain %d\n",
 	       h_entries, h_used, h_slots, h_chain);
 	printf(PROG
@@ -985,7 +1033,8 @@ int main(int argc, char **argv)
 			"kernel_end_slots=%d\nkernel_end_longest_chain=%d\n"
 			"trace_version=%d\nrecorded_hits=%llu\n"
 			"recorded_misses=%llu\nundecided_lookups=%llu\n"
-			"unrequested_lookups=%llu\nunmatched_returns=%llu\n",
+			"unrequested_lookups=%llu\nunmatched_returns=%llu\n"
+			"updates_granted=%llu\nupdates_denied=%llu\n",
 			uts.release, workload, (t1 - t0) / 1e9,
 			(unsigned long long)nrec, (unsigned long long)nlookup,
 			(unsigned long long)nreset,
@@ -1002,7 +1051,9 @@ int main(int argc, char **argv)
 			(unsigned long long)nhit, (unsigned long long)nmiss,
 			(unsigned long long)nundecided,
 			(unsigned long long)(nlookup - nrequested),
-			(unsigned long long)nunmatched);
+			(unsigned long long)nunmatched,
+			(unsigned long long)ngranted,
+			(unsigned long long)ndenied);
 		if (fclose(meta))
 			die("%s: %s", meta_path, strerror(errno));
 	}

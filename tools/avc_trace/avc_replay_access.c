@@ -24,7 +24,8 @@
  *
  *   records=N lookups=L resets=R updates=U
  *   oracle: checked C, matched M, mismatched X, without a decision U,
- *           with the kernel's grants G, stretches S
+ *           with the kernel's grants G, enforcing denials D, stretches S,
+ *           computed decisions that changed in a stretch I
  *
  * and the cache's own counters (avc/cache_stats) give the hits, misses
  * and reclaims, to be compared with a replay through the module.  A trace
@@ -268,7 +269,8 @@ int main(int argc, char **argv)
 		printf("without a decision %llu, with the kernel's grants %llu, ",
 		       (unsigned long long)st.undecided,
 		       (unsigned long long)st.granted);
-		printf("stretches %u, computed decisions that changed in a stretch %llu\n",
+		printf("enforcing denials %llu, stretches %u, computed decisions that changed in a stretch %llu\n",
+		       (unsigned long long)st.denials,
 		       trace_oracle_stretches(oracle),
 		       (unsigned long long)st.inconsistent);
 		trace_oracle_free(oracle);

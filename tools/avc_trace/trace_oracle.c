@@ -302,6 +302,11 @@ int trace_oracle_step(struct trace_oracle *o, uint64_t i, uint32_t allowed,
 		o->have_delta = 0;
 		return 0;
 	case AVC_TRACE_UPDATE:
+		/* Only a permissive denial grants; an enforcing one does not. */
+		if (!(r->flags & AVC_TRACE_F_GRANTED)) {
+			o->st.denials++;
+			return 0;
+		}
 		ke = table_find(&o->kernel, ssid, tsid, tclass, 0, 0);
 		if (ke)
 			ke->grants |= le32toh(r->requested);

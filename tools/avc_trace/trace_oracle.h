@@ -16,7 +16,8 @@
  * The check of a lookup: avc_rcu's decision (allowed, auditallow,
  * auditdeny, flags) must equal the kernel's, but for the permissions the
  * kernel's AVC granted in place since it cached the key (permissive
- * mode: avc_denied() updates the entry; the trace's update records),
+ * mode: avc_denied() updates the entry; the trace's update records with
+ * AVC_TRACE_F_GRANTED; an enforcing denial grants nothing),
  * which the kernel's answer has and a decision of the policy has not: the
  * oracle follows the kernel's cache through the trace (a kernel miss
  * caches the computed decision, an update adds to it, a reset empties it)
@@ -42,6 +43,7 @@ struct trace_oracle_stats {
 	uint64_t undecided;	/* lookups the trace has no decision for */
 	uint64_t granted;	/* lookups whose kernel answer had grants */
 	uint64_t inconsistent;	/* computed decisions changed in a stretch */
+	uint64_t denials;	/* update records that granted nothing */
 };
 
 /*

@@ -81,6 +81,7 @@ struct avc_trace_record {
 #define AVC_TRACE_F_HIT		0x01	/* the kernel's AVC answered it */
 #define AVC_TRACE_F_DECIDED	0x02	/* allowed .. avd_flags are known */
 #define AVC_TRACE_F_REQUESTED	0x04	/* requested is known */
+#define AVC_TRACE_F_GRANTED	0x08	/* updates: requested was granted */
 
 /**
  * struct avc_trace_record2 - one event, version 2
@@ -90,11 +91,14 @@ struct avc_trace_record {
  * @ssid: source SID (lookups and updates)
  * @tsid: target SID (lookups and updates)
  * @requested: lookups: the permissions the check asked for, if
- *	AVC_TRACE_F_REQUESTED; updates: the permissions granted
+ *	AVC_TRACE_F_REQUESTED; updates: the permissions the check asked
+ *	for, some of them denied
  * @tclass: target class (lookups and updates)
  * @cpu: the CPU the event happened on (modulo 65536)
  * @kind: an enum avc_trace_kind
- * @flags: AVC_TRACE_F_* bits (lookups)
+ * @flags: AVC_TRACE_F_* bits: lookups, HIT, DECIDED and REQUESTED;
+ *	updates, GRANTED if the kernel granted what was denied (permissive)
+ *	and updated its entry, none if it refused (enforcing)
  * @reserved: 0
  * @allowed: lookups: the kernel's decision, if AVC_TRACE_F_DECIDED:
  *	allowed permissions ...

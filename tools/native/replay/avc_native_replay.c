@@ -302,7 +302,8 @@ static void event_of(const struct trace *t, unsigned long long i,
 		e->tclass = le16toh(v2->tclass);
 	} else {
 		e->kind = v1->kind;
-		e->flags = 0;
+		/* Version 1 was recorded permissive only: updates granted. */
+		e->flags = e->kind == AVC_TRACE_UPDATE ? AVC_TRACE_F_GRANTED : 0;
 		e->seq = le32toh(v1->seq);
 		e->ssid = le32toh(v1->ssid);
 		e->tsid = le32toh(v1->tsid);
@@ -577,7 +578,9 @@ static void up_reset(void)
 
 static void up_update(const struct event *e)
 {
-	up_avc_update(up_cache, e->ssid, e->tsid, e->tclass);
+	/* A denial (enforcing) leaves the kernel's entry as it was. */
+	if (e->flags & AVC_TRACE_F_GRANTED)
+		up_avc_update(up_cache, e->ssid, e->tsid, e->tclass);
 }
 
 static void up_finish(struct counts *c)
@@ -610,8 +613,9 @@ static void oracle_line(const struct trace *t)
 	printf("oracle %s: %llu decisions equal to the kernel's, %llu with its permissive grants, ",
 	       t->name, (unsigned long long)st.matched,
 	       (unsigned long long)st.granted);
-	printf("%llu lookups without one, %u stretches, ",
+	printf("%llu lookups without one, %llu enforcing denials, %u stretches, ",
 	       (unsigned long long)st.undecided,
+	       (unsigned long long)st.denials,
 	       trace_oracle_stretches(t->oracle));
 	printf("%llu computed decisions that changed in a stretch\n",
 	       (unsigned long long)st.inconsistent);
