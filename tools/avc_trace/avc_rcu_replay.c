@@ -56,6 +56,7 @@ struct replay_event {
  * @lock: one write, read or close at a time
  * @hdr: the header, once whole
  * @partial: bytes of the header or of a record not yet whole
+ * @record_size: the size of one record in this trace's version
  * @npartial: how many
  * @buf: a chunk copied from userspace
  * @records: records replayed
