@@ -25,7 +25,8 @@
  *   records=N lookups=L resets=R updates=U
  *   oracle: checked C, matched M, mismatched X, without a decision U,
  *           with the kernel's grants G, enforcing denials D, stretches S,
- *           computed decisions that changed in a stretch I
+ *           computed decisions that changed in a stretch I,
+ *           decided under a neighbouring stretch's policy R
  *
  * and the cache's own counters (avc/cache_stats) give the hits, misses
  * and reclaims, to be compared with a replay through the module.  A trace
@@ -269,10 +270,12 @@ int main(int argc, char **argv)
 		printf("without a decision %llu, with the kernel's grants %llu, ",
 		       (unsigned long long)st.undecided,
 		       (unsigned long long)st.granted);
-		printf("enforcing denials %llu, stretches %u, computed decisions that changed in a stretch %llu\n",
+		printf("enforcing denials %llu, stretches %u, computed decisions that changed in a stretch %llu, ",
 		       (unsigned long long)st.denials,
 		       trace_oracle_stretches(oracle),
 		       (unsigned long long)st.inconsistent);
+		printf("decided under a neighbouring stretch's policy %llu\n",
+		       (unsigned long long)st.raced);
 		trace_oracle_free(oracle);
 		if (st.mismatched)
 			die("%llu answers differ from the kernel's",

@@ -44,6 +44,7 @@ struct trace_oracle {
 	size_t *textlen;
 	unsigned int nstretch;
 	unsigned int stretch;	/* of the record being replayed */
+	uint32_t *seqno;	/* per stretch: its decisions' seqno */
 	int have_delta;
 	uint32_t seqno_delta;	/* kernel seqno - avc_rcu's, this stretch */
 	unsigned int reports;
@@ -197,6 +198,46 @@ static void make_texts(struct trace_oracle *o)
 	free(cap);
 }
 
+/*
+ * The seqno each stretch's decisions carry: the most frequent one among
+ * its decided lookups (a majority vote, then checked).  A policy change
+ * and the reset of the kernel's AVC it causes are not one instant: a
+ * lookup on another CPU may be decided under the old policy and recorded
+ * after the reset, or under the new one and recorded before it.  Such a
+ * lookup carries the seqno of the stretch it was decided in, not of the
+ * one it is recorded in.
+ */
+static uint32_t *stretch_seqnos(const struct avc_trace_record2 *rec,
+				uint64_t n, unsigned int nstretch)
+{
+	uint32_t *seqno = calloc(nstretch, sizeof(*seqno));
+	uint64_t *votes = calloc(nstretch, sizeof(*votes));
+	uint64_t i;
+	unsigned int k;
+	uint32_t q;
+
+	if (!seqno || !votes) {
+		fprintf(stderr, "trace_oracle: out of memory\n");
+		exit(1);
+	}
+	for (i = 0, k = 0; i < n; i++) {
+		if (rec[i].kind == AVC_TRACE_RESET)
+			k++;
+		if (rec[i].kind != AVC_TRACE_LOOKUP ||
+		    !(rec[i].flags & AVC_TRACE_F_DECIDED))
+			continue;
+		q = le32toh(rec[i].seqno);
+		if (!votes[k])
+			seqno[k] = q;
+		if (seqno[k] == q)
+			votes[k]++;
+		else
+			votes[k]--;
+	}
+	free(votes);
+	return seqno;
+}
+
 struct trace_oracle *trace_oracle_new(const void *records, uint64_t nrecords,
 				      char *why, size_t whylen)
 {
@@ -213,7 +254,11 @@ struct trace_oracle *trace_oracle_new(const void *records, uint64_t nrecords,
 	}
 	o->rec = records;
 	o->nrec = nrecords;
-	for (i = 0; i < nrecords; i++) {
+	for (i = 0; i < nrecords; i++)
+		k += o->rec[i].kind == AVC_TRACE_RESET;
+	o->nstretch = k + 1;
+	o->seqno = stretch_seqnos(o->rec, nrecords, o->nstretch);
+	for (i = 0, k = 0; i < nrecords; i++) {
 		r = &o->rec[i];
 		if (r->kind == AVC_TRACE_RESET) {
 			k++;
@@ -224,6 +269,9 @@ struct trace_oracle *trace_oracle_new(const void *records, uint64_t nrecords,
 			continue;
 		decided++;
 		decision_of(r, &d);
+		/* A lookup that raced a policy change: not this stretch's. */
+		if (d.seqno != o->seqno[k])
+			continue;
 		e = table_find(&o->policy, le32toh(r->ssid), le32toh(r->tsid),
 			       le16toh(r->tclass), k, 1);
 		if (r->flags & AVC_TRACE_F_HIT) {
@@ -242,7 +290,6 @@ struct trace_oracle *trace_oracle_new(const void *records, uint64_t nrecords,
 			e->set = 1;
 		}
 	}
-	o->nstretch = k + 1;
 	if (!decided) {
 		snprintf(why, whylen,
 			 "no lookup with the kernel's decision (a version 1 trace?)");
@@ -263,6 +310,7 @@ void trace_oracle_free(struct trace_oracle *o)
 		free(o->text[i]);
 	free(o->text);
 	free(o->textlen);
+	free(o->seqno);
 	free(o->policy.e);
 	free(o->kernel.e);
 	free(o);
@@ -278,6 +326,47 @@ const char *trace_oracle_policy(const struct trace_oracle *o, unsigned int k,
 {
 	*len = o->textlen[k];
 	return o->text[k];
+}
+
+/*
+ * A lookup decided in the stretch before or after the one it is recorded
+ * in (stretch_seqnos()): avc_rcu, which replays the trace in order, has
+ * the recorded stretch's policy and is not asked to agree.  The kernel's
+ * answer must be that neighbouring stretch's decision for the key, where
+ * the key was decided there (grants aside: the allowed permissions of the
+ * policy must be among the answer's).  It changes nothing the oracle
+ * follows: the kernel's AVC does not cache a decision older than its
+ * latest policy.
+ */
+static int raced(struct trace_oracle *o, uint64_t i,
+		 const struct decision *kd, char *why, size_t whylen)
+{
+	const struct avc_trace_record2 *r = &o->rec[i];
+	const struct entry *pe = NULL;
+	unsigned int k = o->stretch;
+
+	if (k > 0 && o->seqno[k - 1] == kd->seqno)
+		k--;
+	else if (k + 1 < o->nstretch && o->seqno[k + 1] == kd->seqno)
+		k++;
+	else
+		goto bad;
+	o->st.raced++;
+	pe = table_find(&o->policy, le32toh(r->ssid), le32toh(r->tsid),
+			le16toh(r->tclass), k, 0);
+	if (!pe || (pe->d.allowed & kd->allowed) == pe->d.allowed)
+		return 0;
+bad:
+	o->st.mismatched++;
+	if (o->reports++ < 10)
+		snprintf(why, whylen,
+			 "record %llu (stretch %u), key %u %u %u: the kernel answered %x seqno %u, of no neighbouring stretch's policy (%s)",
+			 (unsigned long long)i, o->stretch, le32toh(r->ssid),
+			 le32toh(r->tsid), le16toh(r->tclass), kd->allowed,
+			 kd->seqno, pe ? "its allowed differs" : "seqno unknown");
+	else
+		why[0] = '\0';
+	return -1;
 }
 
 int trace_oracle_step(struct trace_oracle *o, uint64_t i, uint32_t allowed,
@@ -321,6 +410,8 @@ int trace_oracle_step(struct trace_oracle *o, uint64_t i, uint32_t allowed,
 		return 0;
 	}
 	decision_of(r, &kd);
+	if (kd.seqno != o->seqno[o->stretch])
+		return raced(o, i, &kd, why, whylen);
 	fresh = !table_find(&o->kernel, ssid, tsid, tclass, 0, 0);
 	ke = table_find(&o->kernel, ssid, tsid, tclass, 0, 1);
 	if (!(r->flags & AVC_TRACE_F_HIT)) {

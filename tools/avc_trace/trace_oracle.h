@@ -25,7 +25,10 @@
  * the kernel's AVC held before the trace began and never missed on has no
  * computed decision: its policy is its first answer, grants included.
  * The seqnos: avc_rcu's and the kernel's must differ by the same amount
- * within a stretch.
+ * within a stretch.  A lookup the kernel decided under the policy of the
+ * stretch before or after the one it is recorded in (a policy change and
+ * its AVC reset are not one instant on other CPUs) is checked against
+ * that stretch's policy instead, and counted apart (raced).
  */
 #ifndef AVC_TRACE_ORACLE_H
 #define AVC_TRACE_ORACLE_H
@@ -44,6 +47,10 @@ struct trace_oracle_stats {
 	uint64_t granted;	/* lookups whose kernel answer had grants */
 	uint64_t inconsistent;	/* computed decisions changed in a stretch */
 	uint64_t denials;	/* update records that granted nothing */
+	uint64_t raced;		/* lookups decided under a neighbouring
+				 * stretch's policy (a policy change in
+				 * flight): checked against that policy
+				 */
 };
 
 /*

@@ -617,8 +617,10 @@ static void oracle_line(const struct trace *t)
 	       (unsigned long long)st.undecided,
 	       (unsigned long long)st.denials,
 	       trace_oracle_stretches(t->oracle));
-	printf("%llu computed decisions that changed in a stretch\n",
+	printf("%llu computed decisions that changed in a stretch, ",
 	       (unsigned long long)st.inconsistent);
+	printf("%llu decided under a neighbouring stretch's policy\n",
+	       (unsigned long long)st.raced);
 }
 
 /*
