@@ -16,10 +16,14 @@
 # the "settings" file next to this script (kselftest's format; 45 s if
 # none), or AVC_KSFT_TIMEOUT seconds.  Exits 1 if any test failed.
 #
-#   run_kselftest.sh [-l] [TEST ...]
+#   run_kselftest.sh [-l] [-t avc_rcu:TEST]... [-c avc_rcu]... [TEST ...]
 #
-# Without TESTs, those listed in kselftest-list.txt next to this script
-# ("avc_rcu:NAME" lines, written by make install).  -l lists them.
+# As the kernel's runner: -l lists the tests as "avc_rcu:NAME", and each
+# line it prints is accepted back by -t; -t COLLECTION:TEST runs one test
+# (repeatable), -c COLLECTION all of a collection's.  Without a TEST, -t or
+# -c: every test listed in kselftest-list.txt next to this script
+# ("avc_rcu:NAME" lines, written by make install).  A test of another
+# collection, or unknown, is refused (exit 2).
 
 set -eu
 
@@ -27,18 +31,64 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 COLLECTION=avc_rcu
 KSFT_SKIP=4
 
+usage() {
+	echo "usage: $0 [-l] [-t $COLLECTION:TEST]... [-c $COLLECTION]... [TEST ...]" >&2
+	exit 2
+}
+
+# all: every test of the list file (or, in the source tree without one,
+# every ksft_ entry make built).
+all() {
+	if [ -f "$HERE/kselftest-list.txt" ]; then
+		sed -n "s/^$COLLECTION://p" "$HERE/kselftest-list.txt"
+	else
+		(cd "$HERE" && ls ksft_* 2>/dev/null) || :
+	fi
+}
+
 list=0
-if [ "${1:-}" = -l ]; then
-	list=1
-	shift
-fi
+tests=
+while getopts lt:c:h opt; do
+	case $opt in
+	l) list=1 ;;
+	t)
+		case $OPTARG in
+		"$COLLECTION":?*) tests="$tests ${OPTARG#"$COLLECTION":}" ;;
+		*)
+			echo "$0: -t $OPTARG: not a test of $COLLECTION (COLLECTION:TEST)" >&2
+			exit 2
+			;;
+		esac
+		;;
+	c)
+		[ "$OPTARG" = "$COLLECTION" ] || {
+			echo "$0: -c $OPTARG: no such collection (only $COLLECTION)" >&2
+			exit 2
+		}
+		tests="$tests $(all | tr '\n' ' ')"
+		;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+# shellcheck disable=SC2086
+set -- $tests "$@"
 if [ $# -eq 0 ]; then
-	if [ ! -f "$HERE/kselftest-list.txt" ]; then
+	# shellcheck disable=SC2046
+	set -- $(all)
+	if [ $# -eq 0 ]; then
 		echo "$0: no TEST given and no $HERE/kselftest-list.txt" >&2
 		exit 2
 	fi
-	set -- $(sed -n "s/^$COLLECTION://p" "$HERE/kselftest-list.txt")
 fi
+for t; do
+	case $t in
+	*/* | .* | "")
+		echo "$0: $t: not a test name" >&2
+		exit 2
+		;;
+	esac
+done
 if [ $list -eq 1 ]; then
 	for t; do
 		echo "$COLLECTION:$t"
