@@ -361,7 +361,8 @@ def ratio(lookups, misses):
 
 def report_seeds(trace, replays, seeded):
     """The misses of the thresholds replayed under other hash seeds, beside
-    the main replay's (its seed first), per policy."""
+    the main replay's, per policy: each seed's with three seeds or fewer,
+    else the range (smallest-largest) over all of them."""
     seeds = [SEED] + sorted(seeded)
     runs = [replays] + [seeded[sd] for sd in seeds[1:]]
     ts = sorted({t for (name, p, t) in seeded[seeds[1]] if name == trace.name})
@@ -370,8 +371,18 @@ def report_seeds(trace, replays, seeded):
     if not ts or not pols:
         return
     n = len(trace.keys)
-    print(f'{trace.name}: misses by hash seed ({", ".join(map(str, seeds))})'
-          f', avc_rcu per policy; spread = largest - smallest')
+    few = len(seeds) <= 3
+    which = ', '.join(map(str, seeds)) if few else \
+        f'{len(seeds)} seeds: {SEED} and {seeds[1]} to {seeds[-1]}'
+
+    def cell(ms):
+        if few:
+            return '/'.join(map(str, ms)) + f' ({max(ms) - min(ms)})'
+        return f'{min(ms)}-{max(ms)} ({max(ms) - min(ms)})'
+
+    print(f'{trace.name}: misses by hash seed ({which}), avc_rcu per '
+          f'policy; {"each seed" if few else "smallest-largest"} '
+          f'(spread = largest - smallest)')
     print(f'{"threshold":>9}' + ''.join(f'{p:>26}' for p in pols))
     for t in ts:
         cells = []
@@ -379,16 +390,91 @@ def report_seeds(trace, replays, seeded):
             ms = [r[(trace.name, p, t)][1] for r in runs]
             if any(r[(trace.name, p, t)][0] != n for r in runs):
                 sys.exit(f'{trace.name} {p} {t}: a seeded replay is short')
-            cells.append('/'.join(map(str, ms)) +
-                         f' ({max(ms) - min(ms)})')
+            cells.append(cell(ms))
         print(f'{t:>9}' + ''.join(f'{c:>26}' for c in cells))
     if 'lru' in pols and 'newest' in pols:
-        print(f'{trace.name}: misses lru saves over newest, by seed '
-              f'({", ".join(map(str, seeds))}): ' + '; '.join(
-                  f'{t}: ' + '/'.join(
-                      str(r[(trace.name, 'newest', t)][1] -
-                          r[(trace.name, 'lru', t)][1]) for r in runs)
+        print(f'{trace.name}: misses lru saves over newest, '
+              f'{"by seed" if few else "smallest-largest over the seeds"}: '
+              + '; '.join(
+                  f'{t}: ' + cell([r[(trace.name, 'newest', t)][1] -
+                                   r[(trace.name, 'lru', t)][1]
+                                   for r in runs]).split(' ')[0]
                   for t in ts))
+
+
+def read_misscost(trace):
+    """The kernel's miss cost for the trace's kernel (traces/misscost-
+    MAJOR.MINOR.txt beside the shipped traces, make trace --workload
+    misscost): (miss_extra_mean_us, ratio_mean, its guest line), or
+    None."""
+    kernel = trace.meta.get('kernel', '')
+    mm = '.'.join(kernel.split('.')[:2])
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, 'traces', f'misscost-{mm}.txt')
+    if not mm or not os.path.exists(path):
+        return None
+    vals = {}
+    with open(path) as f:
+        for line in f:
+            k, _, v = line.strip().partition(' ')
+            vals[k] = v
+            if '=' in line and not line.startswith('#'):
+                k, _, v = line.strip().partition('=')
+                vals[k] = v
+    try:
+        return (float(vals['miss_extra_mean_us']), float(vals['ratio_mean']),
+                vals.get('guest', '?'))
+    except (KeyError, ValueError):
+        return None
+
+
+def report_cost(trace, replays, seeded, thresholds):
+    """Capacity misses (misses beyond the cold ones) per hour of the
+    window and the CPU time they cost at the kernel's measured miss cost,
+    by threshold, for newest (upstream's reclaim) and lru; with seeds, the
+    range over them."""
+    dur = float(trace.meta.get('duration_s', 0) or 0)
+    if dur <= 0:
+        return
+    cold = cold_misses(trace)
+    cost = read_misscost(trace)
+    runs = [replays] + [seeded[sd] for sd in sorted(seeded)]
+    pols = [p for p in ('newest', 'lru')
+            if any((trace.name, p, t) in replays for t in thresholds)]
+    if not pols:
+        return
+    wb = trace.meta.get('whole_boot_lookups')
+    if wb:
+        print(f'{trace.name}: the window holds {len(trace.keys)} of the '
+              f'{wb} lookups the kernel counted since boot; its '
+              f'{dur:.1f} s scale to an hour below')
+    if cost:
+        print(f'{trace.name}: a miss costs {cost[0]:.1f} µs more than a '
+              f'hit ({cost[1]:.0f} hits\' time) in the kernel\'s AVC '
+              f'(traces/misscost, {cost[2]}: TCG-emulated time, the ratio '
+              f'carries over better than the µs)')
+    print(f'{trace.name}: capacity misses (misses - {cold} cold) per hour'
+          + (', and their CPU time (ms per hour)' if cost else '')
+          + (', smallest-largest over the seeds' if seeded else ''))
+    print(f'{"threshold":>9}' + ''.join(f'{p:>30}' for p in pols))
+    for t in thresholds:
+        if t < 256:
+            continue
+        cells = []
+        for p in pols:
+            ms = [r[(trace.name, p, t)][1] - cold for r in runs
+                  if (trace.name, p, t) in r]
+            if not ms:
+                cells.append('-')
+                continue
+            lo, hi = (min(ms) * 3600 / dur, max(ms) * 3600 / dur)
+            c = f'{lo:.0f}' if lo == hi else f'{lo:.0f}-{hi:.0f}'
+            if cost:
+                c += ' (' + (f'{lo * cost[0] / 1000:.0f}' if lo == hi else
+                             f'{lo * cost[0] / 1000:.0f}-'
+                             f'{hi * cost[0] / 1000:.0f}') + ' ms)'
+            cells.append(c)
+        print(f'{t:>9}' + ''.join(f'{c:>30}' for c in cells))
 
 
 def report(trace, thresholds, replays, plots, seeded=None):
@@ -447,6 +533,8 @@ def report(trace, thresholds, replays, plots, seeded=None):
                   for p in pols))
     if seeded:
         report_seeds(trace, replays, seeded)
+    if trace.version == 2:
+        report_cost(trace, replays, seeded or {}, thresholds)
     if plots:
         plot(trace, thresholds, replays, pols, lru, opt, ws, plots)
 
