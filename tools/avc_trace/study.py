@@ -456,7 +456,7 @@ def report_cost(trace, replays, seeded, thresholds):
     print(f'{trace.name}: capacity misses (misses - {cold} cold) per hour'
           + (', and their CPU time (ms per hour)' if cost else '')
           + (', smallest-largest over the seeds' if seeded else ''))
-    print(f'{"threshold":>9}' + ''.join(f'{p:>30}' for p in pols))
+    print(f'{"threshold":>9}' + ''.join(f'{p:>34}' for p in pols))
     for t in thresholds:
         if t < 256:
             continue
@@ -474,7 +474,7 @@ def report_cost(trace, replays, seeded, thresholds):
                              f'{lo * cost[0] / 1000:.0f}-'
                              f'{hi * cost[0] / 1000:.0f}') + ' ms)'
             cells.append(c)
-        print(f'{t:>9}' + ''.join(f'{c:>30}' for c in cells))
+        print(f'{t:>9}' + ''.join(f'{c:>34}' for c in cells))
 
 
 def report(trace, thresholds, replays, plots, seeded=None):
