@@ -12,7 +12,8 @@
  * policy load or a boolean change flushes the cache) and avc_denied(),
  * entry and return (in permissive mode it updates one entry in place,
  * granting what was denied, and returns 0; enforcing, it returns -EACCES:
- * the update record says which, AVC_TRACE_F_GRANTED).  Each lookup is recorded (trace format version 2) with:
+ * the update record says which, AVC_TRACE_F_GRANTED).  Each lookup is
+ * recorded (trace format version 2) with:
  *
  *  - the time (tracefs's mono clock: CLOCK_MONOTONIC, to the microsecond)
  *    and the CPU;

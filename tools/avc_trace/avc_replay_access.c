@@ -270,9 +270,10 @@ int main(int argc, char **argv)
 		printf("without a decision %llu, with the kernel's grants %llu, ",
 		       (unsigned long long)st.undecided,
 		       (unsigned long long)st.granted);
-		printf("enforcing denials %llu, stretches %u, computed decisions that changed in a stretch %llu, ",
+		printf("enforcing denials %llu, stretches %u, ",
 		       (unsigned long long)st.denials,
-		       trace_oracle_stretches(oracle),
+		       trace_oracle_stretches(oracle));
+		printf("computed decisions that changed in a stretch %llu, ",
 		       (unsigned long long)st.inconsistent);
 		printf("decided under a neighbouring stretch's policy %llu\n",
 		       (unsigned long long)st.raced);

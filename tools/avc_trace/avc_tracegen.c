@@ -137,7 +137,7 @@ int main(int argc, char **argv)
 
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, AVC_TRACE_MAGIC, sizeof(h.magic));
-	h.version = htole32(AVC_TRACE_VERSION);
+	h.version = htole32(AVC_TRACE_VERSION_1);
 	h.record_size = htole32(sizeof(struct avc_trace_record));
 	h.nrecords = htole64(n);
 	if (fwrite(&h, sizeof(h), 1, stdout) != 1)
