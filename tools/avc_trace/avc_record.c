@@ -691,12 +691,22 @@ int main(int argc, char **argv)
 			    "r64:" GROUP "/lookup_ret avc_lookup node=$retval:x64",
 			    "$retval", 12);
 	tracefs_must("kprobe_events", def, O_APPEND);
-	/* A miss's decision, as avc_insert() puts it in the new node. */
-	probe_with_decision(def, sizeof(def),
-			    "p:" GROUP "/populate avc_node_populate "
-			    KEY_ARGS("%si", "%dx", "%cx"),
-			    "%r8", 0);
-	tracefs_must("kprobe_events", def, O_APPEND);
+	/*
+	 * A miss's decision, as avc_insert() puts it in the new node.  A
+	 * kernel that inlines avc_node_populate() (make upstream's, built
+	 * allnoconfig) has no symbol to probe: its misses then go without
+	 * their decisions.
+	 */
+	if (have_symbol("avc_node_populate")) {
+		probe_with_decision(def, sizeof(def),
+				    "p:" GROUP "/populate avc_node_populate "
+				    KEY_ARGS("%si", "%dx", "%cx"),
+				    "%r8", 0);
+		tracefs_must("kprobe_events", def, O_APPEND);
+	} else {
+		printf(PROG ": avc_node_populate is inlined: %s\n",
+		       "misses carry no decision");
+	}
 	/* What was asked for, where the lookups come from. */
 	for (i = 0; i < ARRAY_SIZE(req_funcs); i++) {
 		if (!have_symbol(req_funcs[i]))
