@@ -31,6 +31,11 @@
 #   make study           replay the shipped traces at thresholds 16..8192
 #                        under every reclaim policy; tables and plots in
 #                        build/study/ (Documentation/study.rst)
+#   make upstream        the reclaim series of tools/upstream/series/ in the
+#                        kernel's own AVC: linux-source-6.12 built stock
+#                        and patched, each booted in the labeled guest,
+#                        its counters beside the replay's prediction
+#                        (tools/upstream/run, Documentation/upstream.rst)
 #   make native          the core in userspace: benchmark against a plain
 #                        loop, callgrind's instructions per hit, TSan
 #   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
@@ -50,7 +55,7 @@
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
 NO_KDIR_GOALS := tools check bench demo native fuzz trace mirror study \
-		 ksft-tree-test mutate
+		 upstream ksft-tree-test mutate
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
 ifneq ($(.SHELLSTATUS),0)
@@ -62,7 +67,7 @@ export KDIR
 PWD := $(shell pwd)
 
 .PHONY: all module tools selftests modules_install install uninstall \
-	check bench demo trace mirror study clean print-kdir
+	check bench demo trace mirror study upstream clean print-kdir
 
 all: module tools
 
@@ -155,6 +160,9 @@ mirror:
 
 study:
 	tools/avc_trace/study
+
+upstream:
+	tools/upstream/run
 
 .PHONY: native fuzz ksft-tree-test mutate
 ksft-tree-test:
