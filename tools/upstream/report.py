@@ -111,31 +111,37 @@ def hitpath(path):
     return r
 
 
-def main():
-    out = sys.argv[1]
+def name(k, w, t):
+    """A run's directory and trace name: boot-service's are K-T."""
+    return '%s-%d' % (k, t) if w == 'boot-service' else '%s-%s-%d' % (k, w, t)
+
+
+def section(out, w, replays, models, verdicts):
+    """One workload's table, and its misses and identity verdicts."""
     thresholds = sorted({int(m.group(1)) for p in glob.glob(
-        os.path.join(out, '*-*/boot-service.meta'))
-        for m in [re.search(r'-(\d+)/boot-service\.meta$', p)] if m})
+        os.path.join(out, '*-*/%s.meta' % w))
+        for m in [re.search(r'^(?:stock|patched)-%s(\d+)$' % (
+            '' if w == 'boot-service' else re.escape(w) + '-'),
+            os.path.basename(os.path.dirname(p)))] if m})
     metas = {}
     for k in KERNELS:
         for t in thresholds:
-            p = os.path.join(out, '%s-%d' % (k, t), 'boot-service.meta')
+            p = os.path.join(out, name(k, w, t), '%s.meta' % w)
             if os.path.exists(p):
                 metas[(k, t)] = meta(p)
-    replays = replay_ranges(os.path.join(out, 'replay.log'))
-    models = model_counts(os.path.join(out, 'model.log'))
-    verdicts = []
     any_meta = next(iter(metas.values()), {})
-
-    bar = '=' * 79
     rule = '-' * 79
-    print(bar)
-    print()
     print('System: %s' % any_meta.get('guest', '?'))
     print('Kernels: %s, stock and with the series (tools/upstream/series)'
           % ', '.join(sorted({m.get('kernel', '?') for m in metas.values()})))
-    print('Workload: systemd\'s boot to multi-user.target, then the service')
-    print('workload, from an empty cache; permissive; one window each.')
+    if w == 'boot-service':
+        print('Workload: systemd\'s boot to multi-user.target, then the '
+              'service')
+        print('workload, from an empty cache; permissive; one window each.')
+    else:
+        print('Workload: make trace\'s %s: the boot, then %s minute(s) of it,'
+              % (w, any_meta.get('minutes', '?')))
+        print('from an empty cache; permissive; one window each.')
     print()
     lw = 23
 
@@ -173,13 +179,13 @@ def main():
         for pol in ('newest', 'lru'):
             row = '%-*s' % (lw, '%s: replay %s' % (k, pol))
             for t in thresholds:
-                v = replays.get(('%s-%d' % (k, t), t, pol))
+                v = replays.get((name(k, w, t), t, pol))
                 row += ('%8s%10s%10s' % ('', rng(v, 0), rng(v, 1)) if v
                         else '%28s' % '-')
             print(row)
         row = '%-*s' % (lw, '%s: model' % k)
         for t in thresholds:
-            v = models.get(('%s-%d' % (k, t), k, t))
+            v = models.get((name(k, w, t), k, t))
             row += '%8s%10d%10d' % (('',) + v) if v else '%28s' % '-'
         print(row)
     print(rule)
@@ -200,19 +206,21 @@ def main():
         for t in thresholds:
             m = metas.get((k, t))
             if not m:
-                verdicts.append(('misses', None, '%s at %d: not run' % (k, t)))
+                verdicts.append(('misses', None,
+                                 '%s %s at %d: not run' % (w, k, t)))
                 continue
             misses = int(m['kernel_misses'])
-            v = replays.get(('%s-%d' % (k, t), t, POLICY[k]))
+            v = replays.get((name(k, w, t), t, POLICY[k]))
             if not v:
                 verdicts.append(('misses', None,
-                                 '%s at %d: no replay' % (k, t)))
+                                 '%s %s at %d: no replay' % (w, k, t)))
             else:
                 lo, hi = min(x[0] for x in v), max(x[0] for x in v)
-                mo = models.get(('%s-%d' % (k, t), k, t))
+                mo = models.get((name(k, w, t), k, t))
                 verdicts.append(('misses', lo <= misses <= hi,
-                                 '%s kernel at %d: %d misses, replay %s '
-                                 '%d-%d%s' % (k, t, misses, POLICY[k], lo, hi,
+                                 '%s %s at %d: %d misses, replay %s '
+                                 '%d-%d%s' % (w, k, t, misses, POLICY[k],
+                                              lo, hi,
                                               ', model %d' % mo[0] if mo
                                               else '')))
             lookups = int(m['kernel_lookups'])
@@ -227,20 +235,38 @@ def main():
                 bad.append('%d entries > threshold' % entries)
             if reclaims > frees:
                 bad.append('reclaims %d > frees %d' % (reclaims, frees))
-            verdicts.append(('identity', not bad, '%s at %d: %s' % (
-                k, t, '; '.join(bad) or
+            verdicts.append(('identity', not bad, '%s %s at %d: %s' % (
+                w, k, t, '; '.join(bad) or
                 'hits + misses = lookups, %d entries <= %d, reclaims %d '
                 '<= frees %d' % (entries, t, reclaims, frees))))
     # Patched against stock: the prediction's direction.
     for t in thresholds:
         s, p = metas.get(('stock', t)), metas.get(('patched', t))
         if s and p:
-            print('threshold %d: misses per 1000 lookups, stock %.2f, '
+            print('%s at %d: misses per 1000 lookups, stock %.2f, '
                   'patched %.2f' % (
-                      t, 1e3 * int(s['kernel_misses']) /
+                      w, t, 1e3 * int(s['kernel_misses']) /
                       int(s['kernel_lookups']),
                       1e3 * int(p['kernel_misses']) /
                       int(p['kernel_lookups'])))
+
+    print(rule)
+    print()
+
+
+def main():
+    out = sys.argv[1]
+    replays = replay_ranges(os.path.join(out, 'replay.log'))
+    models = model_counts(os.path.join(out, 'model.log'))
+    verdicts = []
+    workloads = ['boot-service'] + sorted({
+        m.group(1) for p in glob.glob(os.path.join(out, '*-*-*/*.meta'))
+        for m in [re.search(r'/(?:stock|patched)-(.+)-\d+/\1\.meta$', p)]
+        if m})
+    print('=' * 79)
+    print()
+    for w in workloads:
+        section(out, w, replays, models, verdicts)
 
     den, mode = {}, {}
     for k in KERNELS:
@@ -296,7 +322,7 @@ def main():
         word = {True: 'PASS', False: 'FAIL', None: 'NO VERDICT'}[ok]
         fail |= ok is False
         print('%-10s %-9s %s' % (word, what, text))
-    print(bar)
+    print('=' * 79)
     return 1 if fail else 0
 
 
