@@ -63,6 +63,22 @@ def operands(text):
     return parts[0], ops
 
 
+def low_byte(reg):
+    """REG and its low byte's name: %edx and %dl, %esi and %sil, %r8d and
+    %r8b; a test of either tests the loaded byte."""
+    names = {reg}
+    m = re.match(r'^%e([abcd])x$', reg)
+    if m:
+        names.add('%' + m.group(1) + 'l')
+    m = re.match(r'^%e(si|di|bp|sp)$', reg)
+    if m:
+        names.add('%' + m.group(1) + 'l')
+    m = re.match(r'^%(r\d+)[dwb]?$', reg)
+    if m:
+        names.add('%' + m.group(1) + 'b')
+    return names
+
+
 def shared_store(mnem, ops):
     """The memory operand a store writes, if not the stack or per-CPU."""
     if not ops or mnem.startswith(('cmp', 'test', 'j', 'call', 'push',
@@ -111,11 +127,7 @@ def main():
                 break
             if m2 in ('movzbl', 'movzbw', 'movb') and len(o2) == 2 and \
                o2[0] == dest:
-                reg = o2[1]
-                regs = {reg, '%' + reg[2:] + 'l' if reg[1:2] == 'e'
-                        else reg}
-                if reg.startswith('%e') and reg[2] in 'abcd':
-                    regs.add('%' + reg[2] + 'l')
+                regs = low_byte(o2[1])
                 for k in range(j + 1, i):
                     m3, o3 = operands(insns[k][1])
                     if m3.startswith(('test', 'cmp')) and \
