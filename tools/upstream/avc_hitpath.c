@@ -67,14 +67,17 @@ static double secs(const struct timespec *t)
 static unsigned long long avc_lookups(void)
 {
 	unsigned long long sum = 0, v;
-	char line[256];
+	char line[256], *end;
 	FILE *f = fopen(STATS, "r");
 
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llu", &v) == 1)
+	/* The first column of each CPU's row; the header has no number. */
+	while (fgets(line, sizeof(line), f)) {
+		v = strtoull(line, &end, 10);
+		if (end != line)
 			sum += v;
+	}
 	fclose(f);
 	return sum;
 }
@@ -172,10 +175,11 @@ int main(int argc, char **argv)
 			if (secs(&w[i].t1) > b)
 				b = secs(&w[i].t1);
 		}
-		printf("hitpath %s threads %d rep %d: %lu calls in %.3f s, "
-		       "%.1f Kcalls/s, AVC lookups %.2f a call\n",
+		printf("hitpath %s threads %d rep %d: %lu calls in %.3f s, ",
 		       use_stat ? "stat" : "write", threads, r,
-		       calls * threads, b - a, calls * threads / (b - a) / 1e3,
+		       calls * threads, b - a);
+		printf("%.1f Kcalls/s, AVC lookups %.2f a call\n",
+		       calls * threads / (b - a) / 1e3,
 		       (double)(l1 - l0) / (calls * threads));
 		fflush(stdout);
 	}
