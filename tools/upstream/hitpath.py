@@ -21,9 +21,15 @@ exits 1, naming the instructions, if the function breaks either rule.
   hitpath.py VMLINUX
 """
 
+import os
 import re
 import subprocess
 import sys
+
+# The module's own hit-path inspector splits operands the same way.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'testing', 'static'))
+from hitpath import split_operands  # noqa: E402  pylint: disable=C0413
 
 FUNC = 'avc_lookup'
 INSN_RE = re.compile(r'^\s*([0-9a-f]+):\s+(\S.*)$')
@@ -48,19 +54,7 @@ def operands(text):
     parts = text.split(None, 1)
     if len(parts) < 2:
         return parts[0], []
-    ops, depth, cur = [], 0, ''
-    for ch in parts[1]:
-        if ch == '(':
-            depth += 1
-        elif ch == ')':
-            depth -= 1
-        if ch == ',' and depth == 0:
-            ops.append(cur.strip())
-            cur = ''
-        else:
-            cur += ch
-    ops.append(cur.strip())
-    return parts[0], ops
+    return parts[0], split_operands(parts[1])
 
 
 def low_byte(reg):

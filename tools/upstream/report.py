@@ -48,21 +48,26 @@ def meta(path):
     return d
 
 
+def matches(path, pat):
+    """The matches of pat on the lines of the file at path, if it exists."""
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        for line in f:
+            m = pat.match(line)
+            if m:
+                yield m
+
+
 def replay_ranges(path):
     """{(trace, threshold, policy): [(misses, reclaims) per seed]}"""
     r = {}
     pat = re.compile(r'^replay seed (\S+) (\S+): slots \d+ threshold (\d+) '
                      r'reclaim=(\w+): lookups \d+ hits \d+ misses (\d+) '
                      r'reclaims (\d+)')
-    if not os.path.exists(path):
-        return r
-    with open(path) as f:
-        for line in f:
-            m = pat.match(line)
-            if m:
-                key = (m.group(2), int(m.group(3)), m.group(4))
-                r.setdefault(key, []).append((int(m.group(5)),
-                                              int(m.group(6))))
+    for m in matches(path, pat):
+        key = (m.group(2), int(m.group(3)), m.group(4))
+        r.setdefault(key, []).append((int(m.group(5)), int(m.group(6))))
     return r
 
 
@@ -70,14 +75,9 @@ def model_counts(path):
     r = {}
     pat = re.compile(r'^model (\S+): kernel (\w+) threshold (\d+): '
                      r'lookups (\d+) misses (\d+) reclaims (\d+)')
-    if not os.path.exists(path):
-        return r
-    with open(path) as f:
-        for line in f:
-            m = pat.match(line)
-            if m:
-                r[(m.group(1), m.group(2), int(m.group(3)))] = (
-                    int(m.group(5)), int(m.group(6)))
+    for m in matches(path, pat):
+        r[(m.group(1), m.group(2), int(m.group(3)))] = (
+            int(m.group(5)), int(m.group(6)))
     return r
 
 
