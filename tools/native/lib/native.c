@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,34 @@ static unsigned long avc_native_slab_prefilled;
 
 #ifdef AVC_NATIVE_URCU
 static bool avc_native_slab_fill(struct kmem_cache *s, unsigned long objects);
+#endif
+
+#ifdef AVC_NATIVE_PREEMPT_POINTS
+unsigned int avc_native_preempt_one_in;
+__thread unsigned int avc_native_preempt_count __avc_native_tls;
+static __thread u64 avc_native_preempt_rng;
+
+/**
+ * avc_native_preempt() - the slow half of avc_native_preempt_point()
+ *
+ * Yields the CPU one time in avc_native_preempt_one_in, drawn from a
+ * per-thread xorshift generator seeded from the thread's stack address.
+ */
+void avc_native_preempt(void)
+{
+	unsigned int n = __atomic_load_n(&avc_native_preempt_one_in,
+					 __ATOMIC_RELAXED);
+	u64 x = avc_native_preempt_rng;
+
+	if (!x)
+		x = (u64)(unsigned long)&x * 0x9e3779b97f4a7c15ULL | 1;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	avc_native_preempt_rng = x;
+	if (n && (x >> 32) % n == 0)
+		sched_yield();
+}
 #endif
 
 /**

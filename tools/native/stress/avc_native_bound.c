@@ -36,8 +36,18 @@
  * check it after each insert.  Any failure is printed and the exit status
  * is 1.
  *
+ * The core here is built with preemption points (avc_native/native.h):
+ * while dense and inflight run, one atomic or lock operation of the core
+ * in --preempt N (default 64; 0: none) yields the CPU, as a task is
+ * preempted on a kernel with preempt=full.  A host's two CPUs alone almost
+ * never run another insert between one insert's reading of the count and
+ * its next instruction; with the yields, such windows are open thousands
+ * of times a second.  (An insert that read the count, then took its place
+ * with a second atomic operation, passed this test without them and fails
+ * it at once with them.)
+ *
  *   avc_native_bound [--seconds S] [--sync MODE|all] [--reclaim POLICY|all]
- *		      [--test NAME|all] [--seed N]
+ *		      [--test NAME|all] [--seed N] [--preempt N]
  *
  * S, the time dense and inflight run for each mode and policy, may be a
  * fraction (0.2): tools/testing/mutate runs every mutant of avc/ through
@@ -59,10 +69,12 @@
 #include "avc_rcu_trace.h"
 
 #define MAX_THREADS	32
+#define PREEMPT_ONE_IN	64
 #define REPORT_MAX	10
 
 static unsigned long failures;
 static const char *current_run = "";
+static unsigned int preempt_one_in = PREEMPT_ONE_IN;
 
 static __printf(1, 2) void fail(const char *fmt, ...)
 {
@@ -226,6 +238,8 @@ static int run_crew(struct worker *w, unsigned int n, u64 ns)
 
 	pthread_barrier_init(&cr.arrive, NULL, n + 1);
 	pthread_barrier_init(&cr.leave, NULL, n + 1);
+	__atomic_store_n(&avc_native_preempt_one_in, preempt_one_in,
+			 __ATOMIC_RELAXED);
 	for (i = 0; i < n; i++) {
 		w[i].crew = &cr;
 		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i])) {
@@ -248,6 +262,7 @@ static int run_crew(struct worker *w, unsigned int n, u64 ns)
 	} while (!__atomic_load_n(&cr.stop, __ATOMIC_RELAXED));
 	for (i = 0; i < n; i++)
 		pthread_join(w[i].tid, NULL);
+	__atomic_store_n(&avc_native_preempt_one_in, 0, __ATOMIC_RELAXED);
 	pthread_barrier_destroy(&cr.arrive);
 	pthread_barrier_destroy(&cr.leave);
 	printf("  %u checks, at most %d entries", checks, max);
@@ -540,6 +555,7 @@ int main(int argc, char **argv)
 		{ "reclaim", required_argument, NULL, 'r' },
 		{ "test", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "preempt", required_argument, NULL, 'p' },
 		{ }
 	};
 	const char *sync_arg = "all", *reclaim_arg = "all", *test_arg = "all";
@@ -567,17 +583,22 @@ int main(int argc, char **argv)
 		case 'S':
 			seed = strtoull(optarg, NULL, 0);
 			break;
+		case 'p':
+			preempt_one_in = strtoul(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr, "usage: %s [--seconds S] [--sync MODE|all]\n"
-				"\t[--reclaim POLICY|all] [--test NAME|all] [--seed N]\n",
+				"\t[--reclaim POLICY|all] [--test NAME|all] [--seed N]\n"
+				"\t[--preempt N]\n",
 				argv[0]);
 			return 2;
 		}
 	}
 	if (!seed)
 		seed = avc_native_random_u32() | (u64)avc_native_random_u32() << 32;
-	printf("avc_native_bound: seed %llu, %ld host CPUs\n",
-	       (unsigned long long)seed, sysconf(_SC_NPROCESSORS_ONLN));
+	printf("avc_native_bound: seed %llu, %ld host CPUs, preempt 1 in %u\n",
+	       (unsigned long long)seed, sysconf(_SC_NPROCESSORS_ONLN),
+	       preempt_one_in);
 	if (avc_native_thread_enter() < 0)
 		return 1;
 	avc_native_set_probe(avc_rcu_reclaim, probe_reclaim);

@@ -30,6 +30,18 @@
  *                       is an __atomic operation ThreadSanitizer sees: the
  *                       sanitizer builds.
  *
+ * Built with AVC_NATIVE_PREEMPT_POINTS (the bound test's builds), the
+ * shim's atomics and lock operations are preemption points: each may call
+ * sched_yield(), one time in avc_native_preempt_one_in (0, the default:
+ * never), as a fully preemptible kernel (preempt=full) may preempt a task
+ * between any two instructions outside a spinlock.  A few instructions
+ * between reading a count and acting on it then become a window other
+ * threads run in, which a host's two CPUs would almost never open.  As in
+ * such a kernel, a thread holding a lock of the shim is not preempted
+ * (avc_native_preempt_count): a pthread spinlock's waiters would spin
+ * through the holder's whole time slice.  Other builds have no such
+ * points and pay nothing.
+ *
  * The core is linked into programs, never into a shared library, so the
  * thread-local variables the per-CPU accessors read use the local-exec
  * model: one %fs-relative load, as the kernel's %gs-relative per-CPU
@@ -71,6 +83,43 @@ __printf(3, 4) __noreturn void avc_native_warn(const char *file, int line,
 					       const char *fmt, ...);
 
 unsigned int avc_native_random_u32(void);
+
+#ifdef AVC_NATIVE_PREEMPT_POINTS
+extern unsigned int avc_native_preempt_one_in;
+/* Locks this thread holds: no preemption point counts while one is held. */
+extern __thread unsigned int avc_native_preempt_count __avc_native_tls;
+void avc_native_preempt(void);
+
+/* A preemption point: sched_yield() one time in avc_native_preempt_one_in. */
+static inline void avc_native_preempt_point(void)
+{
+	if (__atomic_load_n(&avc_native_preempt_one_in, __ATOMIC_RELAXED) &&
+	    !avc_native_preempt_count)
+		avc_native_preempt();
+}
+
+static inline void avc_native_preempt_disable(void)
+{
+	avc_native_preempt_count++;
+}
+
+static inline void avc_native_preempt_enable(void)
+{
+	avc_native_preempt_count--;
+}
+#else
+static inline void avc_native_preempt_point(void)
+{
+}
+
+static inline void avc_native_preempt_disable(void)
+{
+}
+
+static inline void avc_native_preempt_enable(void)
+{
+}
+#endif
 
 /* Objects allocated by kmem_cache_alloc() and not yet freed, all caches. */
 long avc_native_slab_objects(void);

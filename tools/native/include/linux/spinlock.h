@@ -7,6 +7,11 @@
  * queued rwlock does for process-context readers; glibc's default lets a
  * stream of readers starve a writer forever.  (The kernel's type names are
  * macros here, not typedefs: checkpatch forbids new typedefs.)
+ *
+ * Taking a lock (or trying to) and releasing one are preemption points of
+ * the builds that have them (avc_native/native.h): before the one, after
+ * the other; while a lock is held, none is, as in a kernel where spinlocks
+ * disable preemption.
  */
 #ifndef _AVC_NATIVE_LINUX_SPINLOCK_H
 #define _AVC_NATIVE_LINUX_SPINLOCK_H
@@ -14,6 +19,7 @@
 #include <pthread.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include <avc_native/native.h>
 
 struct avc_native_spinlock {
 	pthread_spinlock_t lock;
@@ -29,17 +35,25 @@ static inline void spin_lock_init(spinlock_t *l)
 
 static inline void spin_lock(spinlock_t *l)
 {
+	avc_native_preempt_point();
 	pthread_spin_lock(&l->lock);
+	avc_native_preempt_disable();
 }
 
 static inline bool spin_trylock(spinlock_t *l)
 {
-	return !pthread_spin_trylock(&l->lock);
+	avc_native_preempt_point();
+	if (pthread_spin_trylock(&l->lock))
+		return false;
+	avc_native_preempt_disable();
+	return true;
 }
 
 static inline void spin_unlock(spinlock_t *l)
 {
+	avc_native_preempt_enable();
 	pthread_spin_unlock(&l->lock);
+	avc_native_preempt_point();
 }
 
 #define spin_lock_irqsave(l, flags)	\
@@ -59,15 +73,41 @@ static inline void rwlock_init(rwlock_t *l)
 	pthread_rwlockattr_destroy(&attr);
 }
 
+static inline void avc_native_rw_lock(rwlock_t *l, bool write)
+{
+	avc_native_preempt_point();
+	if (write)
+		pthread_rwlock_wrlock(l);
+	else
+		pthread_rwlock_rdlock(l);
+	avc_native_preempt_disable();
+}
+
+static inline bool avc_native_rw_trylock(rwlock_t *l)
+{
+	avc_native_preempt_point();
+	if (pthread_rwlock_trywrlock(l))
+		return false;
+	avc_native_preempt_disable();
+	return true;
+}
+
+static inline void avc_native_rw_unlock(rwlock_t *l)
+{
+	avc_native_preempt_enable();
+	pthread_rwlock_unlock(l);
+	avc_native_preempt_point();
+}
+
 #define read_lock_irqsave(l, flags)	\
-	do { (flags) = 0; pthread_rwlock_rdlock(l); } while (0)
+	do { (flags) = 0; avc_native_rw_lock(l, false); } while (0)
 #define read_unlock_irqrestore(l, flags) \
-	do { (void)(flags); pthread_rwlock_unlock(l); } while (0)
+	do { (void)(flags); avc_native_rw_unlock(l); } while (0)
 #define write_lock_irqsave(l, flags)	\
-	do { (flags) = 0; pthread_rwlock_wrlock(l); } while (0)
+	do { (flags) = 0; avc_native_rw_lock(l, true); } while (0)
 #define write_trylock_irqsave(l, flags)	\
-	({ (flags) = 0; !pthread_rwlock_trywrlock(l); })
+	({ (flags) = 0; avc_native_rw_trylock(l); })
 #define write_unlock_irqrestore(l, flags) \
-	do { (void)(flags); pthread_rwlock_unlock(l); } while (0)
+	do { (void)(flags); avc_native_rw_unlock(l); } while (0)
 
 #endif /* _AVC_NATIVE_LINUX_SPINLOCK_H */
