@@ -68,6 +68,8 @@ struct avc_hash_stats {
  * @active: places taken: linked entries, plus the inserts in flight that
  *	reserved a place and have not yet linked or given it back
  * @reclaim_hint: the bucket where the last reclaim's hand stopped
+ * @evicted: the nodes the reclaim in progress evicted (rcu mode), to be
+ *	freed together after one grace period
  *
  * The locking rules, stated once (Documentation/design.rst argues them):
  *
@@ -85,7 +87,7 @@ struct avc_hash_stats {
  *  - @active: atomic_t, no lock; an insert takes its place with
  *    atomic_inc_return() before it links, so the count never misses an
  *    insert in flight;
- *  - @reclaim_hint: under the reclaim lock (avc_reclaim_lock());
+ *  - @reclaim_hint, @evicted: under the reclaim lock (avc_reclaim_lock());
  *  - @stats: each CPU writes only its own, with this_cpu_*().
  *
  * The first cache line holds only what the lookup path reads; the fields
@@ -105,6 +107,7 @@ struct avc_cache {
 	u32 latest_seqno;
 	atomic_t active;
 	unsigned int reclaim_hint;
+	struct avc_node *evicted;
 };
 
 /* cache.c */

@@ -111,6 +111,67 @@ void avc_node_unlink(struct avc_cache *c, unsigned int idx,
 	avc_node_free(c, node, true);
 }
 
+/*
+ * The nodes one reclaim evicted, freed together after one grace period:
+ * one call_rcu() a chunk, not one a node.  They are chained through
+ * list.pprev, which hlist_del_rcu() poisoned and no reader follows (a
+ * lockless reader still on an evicted node goes on by list.next, left
+ * intact); the first node's rhead carries the chain through the grace
+ * period, and its callback frees every node of it.
+ */
+static void avc_node_free_chain_rcu(struct rcu_head *rhead)
+{
+	struct avc_node *node = container_of(rhead, struct avc_node, rhead);
+	struct hlist_node **next;
+
+	for (;;) {
+		next = node->list.pprev;
+		kmem_cache_free(avc_node_cachep, node);
+		if (!next)
+			break;
+		node = container_of(next, struct avc_node, list.next);
+	}
+}
+
+/**
+ * avc_node_evict() - remove a linked node for the reclaim in progress
+ * @c: the cache; the caller holds its reclaim lock
+ * @idx: the node's bucket, whose update lock the caller holds
+ * @node: the node
+ *
+ * As avc_node_unlink(), but in rcu mode the node joins the reclaim's chain
+ * (@c->evicted), which avc_node_free_evicted() frees after one grace
+ * period once the reclaim is done.  In the locked modes it is freed at
+ * once, as avc_node_unlink() frees it.
+ */
+void avc_node_evict(struct avc_cache *c, unsigned int idx,
+		    struct avc_node *node)
+{
+	avc_bucket_assert_held(&c->locks, idx);
+	hlist_del_rcu(&node->list);
+	atomic_dec(&c->active);
+	this_cpu_inc(c->stats->frees);
+	if (avc_sync_locked()) {
+		kmem_cache_free(avc_node_cachep, node);
+		return;
+	}
+	node->list.pprev = c->evicted ? &c->evicted->list.next : NULL;
+	c->evicted = node;
+}
+
+/**
+ * avc_node_free_evicted() - free a reclaim's chain of evicted nodes
+ * @chain: the chain avc_node_evict() built (@c->evicted, taken under the
+ *	reclaim lock), or NULL
+ *
+ * One call_rcu() for the whole chain; callable in any context.
+ */
+void avc_node_free_evicted(struct avc_node *chain)
+{
+	if (chain)
+		call_rcu(&chain->rhead, avc_node_free_chain_rcu);
+}
+
 /**
  * avc_cache_create() - make an empty cache in front of a security server
  * @ss: the security server that answers misses
@@ -157,6 +218,7 @@ struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
 	c->latest_seqno = avc_ss_seqno(ss);
 	atomic_set(&c->active, 0);
 	c->reclaim_hint = 0;
+	c->evicted = NULL;
 	return c;
 }
 

@@ -134,7 +134,20 @@ static const char *bucket(struct kunit *test, char *buf, size_t size)
 	return buf;
 }
 
-/* Evict @want from the bucket under its lock, as avc_reclaim_bucket(). */
+/*
+ * Free what avc_evict() or a sweep chained (rcu mode), as avc_reclaim()
+ * does once its sweep is done.
+ */
+static void free_evicted(struct avc_cache *c)
+{
+	avc_node_free_evicted(c->evicted);
+	c->evicted = NULL;
+}
+
+/*
+ * Evict @want from the bucket under its lock, as avc_reclaim_bucket(), and
+ * free the evicted as avc_reclaim().
+ */
 static unsigned int evict(struct kunit *test, unsigned int want)
 {
 	struct avc_kunit_ctx *x = test->priv;
@@ -144,6 +157,7 @@ static unsigned int evict(struct kunit *test, unsigned int want)
 	flags = avc_bucket_lock(&x->c->locks, 0);
 	got = avc_evict(x->c, 0, want, avc_reclaim_policy);
 	avc_bucket_unlock(&x->c->locks, 0, flags);
+	free_evicted(x->c);
 	return got;
 }
 
@@ -389,6 +403,7 @@ static unsigned int sweep(struct avc_cache *c, unsigned int *visited)
 	flags = avc_reclaim_lock(&c->locks);
 	got = avc_reclaim_sweep(c, visited);
 	avc_reclaim_unlock(&c->locks, flags);
+	free_evicted(c);
 	return got;
 }
 

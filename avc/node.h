@@ -26,6 +26,10 @@
  * @dec: the decision; never written after the node is linked
  * @rhead: deferred free
  *
+ * Once unlinked, @list.next stays as it was, for readers still on the
+ * node; @list.pprev, which no reader follows, chains a reclaim's evicted
+ * nodes until they are freed (avc_node_evict()).
+ *
  * Everything but @referenced is immutable once the node is linked: a
  * changed decision is a new node that replaces the old one, so a lockless
  * reader always copies a whole decision.  The key is spelled out rather
@@ -115,5 +119,9 @@ static __always_inline struct avc_node *avc_search(struct avc_cache *c,
 /* cache.c: unlink under the bucket lock, free when no reader can hold it */
 void avc_node_unlink(struct avc_cache *c, unsigned int idx,
 		     struct avc_node *node);
+/* the same for a reclaim, whose evictions share one grace period */
+void avc_node_evict(struct avc_cache *c, unsigned int idx,
+		    struct avc_node *node);
+void avc_node_free_evicted(struct avc_node *chain);
 
 #endif /* _AVC_RCU_NODE_H */
