@@ -449,8 +449,8 @@ static void reclaim_lru_all_referenced(struct kunit *test)
  * The re-check under the reclaim lock.  Misses that arrive together at the
  * threshold each take a place and call avc_reclaim(), one after the other:
  * the first evicts a chunk, and the others, finding the cache within its
- * threshold again, must evict nothing: k misses at once evict one chunk,
- * not k.  Played in sequence, two misses in flight.
+ * threshold again, must evict nothing: up to 16 misses at once evict one
+ * chunk, not one each.  Played in sequence, two misses in flight.
  */
 static void reclaim_herd_rechecks(struct kunit *test)
 {

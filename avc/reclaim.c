@@ -32,7 +32,8 @@
  *
  * Locks.  One reclaim at a time holds the reclaim lock (avc_reclaim_lock()),
  * waited for, and first checks that the cache is still past its threshold:
- * k misses at the threshold at once evict one chunk, not k.  In rcu mode
+ * k misses at the threshold at once evict at most k - 1 + a chunk between
+ * them (one chunk for up to 16 when it is whole), not k chunks.  In rcu mode
  * each visited bucket is then trylocked and a busy one is skipped rather
  * than waited for (a busy bucket is one being used); so at most two locks
  * are held, the reclaim lock and one bucket's, and the bucket's is never

@@ -25,7 +25,8 @@
  *                               counts more than THR; print rounds=R max=M
  *   avc_tool herds R THR        R herds of avc_rcu_torture.ko (burst_herd):
  *                               before each, fill the cache to THR entries;
- *                               fail if one evicted more than a chunk; print
+ *                               fail if a herd of M misses evicted M +
+ *                               AVC_RCU_RECLAIM_CHUNK entries or more; print
  *                               herds=R overlapped=O worst=W (O: herds with
  *                               two misses or more, W: most evicted)
  *
@@ -325,7 +326,16 @@ static int cmd_herds(char **argv)
 		overlapped += miss > 1;
 		if (ev > worst)
 			worst = ev;
-		if (ev > AVC_RCU_RECLAIM_CHUNK) {
+		/*
+		 * A sweep starts only while the places taken exceed the
+		 * threshold, the cache having been at it: while the herd's
+		 * places, at most one a miss, outnumber the entries evicted
+		 * so far.  So the last sweep starts with at most miss - 1
+		 * evicted and adds at most a chunk (Documentation/design.rst,
+		 * "Reclaim"): one chunk for up to 16 misses when it is whole,
+		 * two for 17 to 32, never one a miss.
+		 */
+		if (ev > miss - 1 + AVC_RCU_RECLAIM_CHUNK) {
 			printf("herds=%u overlapped=%u worst=%u\n", r,
 			       overlapped, worst);
 			fprintf(stderr, "avc_tool: herd %u: %u misses evicted %u entries\n",
