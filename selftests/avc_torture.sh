@@ -56,7 +56,10 @@
 #     one bucket, so that the inserts queue at its lock (a sleeping lock on
 #     PREEMPT_RT) between the count and the link.  On PREEMPT_RT and with
 #     preempt=full the tasks are also preempted anywhere in their
-#     inserts.
+#     inserts, but only now and then: such an insert is caught only when
+#     the round's last task reads the count inside another's window, which
+#     nothing here can force (Documentation/testing.rst says what guards
+#     it: the native bound test's preemption points).
 #  7. a herd (2 CPUs or more): the cache filled to cache_threshold 64, a
 #     kthread bound to every CPU, released together, looks up the same
 #     fresh key: a herd of M misses evicts fewer than M + 16 entries (one
