@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * avc_rcu_mirror: feed the running kernel's own AVC lookups into avc_rcu
- * as they happen (issue 9, shadow mode).
+ * as they happen, in its shadow (Documentation/traces.rst, "The live
+ * mirror (shadow mode)").
  *
  * Two kprobes, on SELinux's avc_lookup() (the one place the kernel's AVC
  * counts a lookup) and avc_ss_reset() (a policy load or boolean change
