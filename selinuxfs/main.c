@@ -148,6 +148,6 @@ module_init(avc_rcu_init);
 module_exit(avc_rcu_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_AUTHOR("The avc_rcu developers (README.md, \"Reporting problems\")");
+MODULE_AUTHOR("The avc_rcu maintainers, on the issue tracker where the tree is hosted");
 MODULE_DESCRIPTION("RCU access vector cache with selinuxfs-style tuning and statistics");
 MODULE_VERSION(AVC_RCU_VERSION);
