@@ -148,6 +148,12 @@ enum avc_reclaim_policy {
  * @AVC_INSERT_NOMEM: not cached: no node could be allocated
  * @AVC_INSERT_FULL: not cached: the cache was at its threshold and the
  *	reclaim found nothing it could evict in its reach
+ *
+ * The avc_rcu_insert event records the number; tracefs prints the name,
+ * and bpftrace or perf scripts map one to the other as the event's format
+ * file does (Documentation/admin-guide.rst, "Tracepoints").  Not an ABI,
+ * but add a new result at the end rather than renumber the others; the
+ * same goes for enum avc_reclaim_policy, the avc_rcu_reclaim event's.
  */
 enum avc_insert_result {
 	AVC_INSERT_LINKED,
