@@ -26,7 +26,14 @@ kernel and threshold:
   model NAME: kernel stock threshold 128: lookups L misses M reclaims R
   allocations A
 
-  model.py [--threshold N[,N...]] [--kernel stock,patched] TRACE...
+  model.py [--threshold N[,N...]] [--kernel stock,patched]
+           [--hash kernel|jhash:SEED] TRACE...
+
+--hash jhash:SEED buckets a key as avc_rcu does (jhash_3words() of the
+key seeded by SEED, masked to the 512 slots) instead of with the kernel's
+function: the model is then the native replay's cache under that seed,
+stock as reclaim=newest and patched as reclaim=lru, and must count what
+the replay counts (report.py --self-test holds it to that).
 
 TRACE is an avc_rcu_trace.h trace (version 1 or 2), plain or
 xz-compressed.
@@ -51,6 +58,44 @@ def avc_hash(ssid, tsid, tclass):
     return (ssid ^ (tsid << 2) ^ (tclass << 4)) & (SLOTS - 1)
 
 
+def _rol32(word, shift):
+    return ((word << shift) | (word >> (32 - shift))) & 0xffffffff
+
+
+def jhash_3words(a, b, c, initval):
+    """The kernel's jhash_3words() (lookup3's final() of the three words)."""
+    m = 0xffffffff
+    init = (0xdeadbeef + (3 << 2) + initval) & m
+    a, b, c = (a + init) & m, (b + init) & m, (c + init) & m
+    c ^= b
+    c = (c - _rol32(b, 14)) & m
+    a ^= c
+    a = (a - _rol32(c, 11)) & m
+    b ^= a
+    b = (b - _rol32(a, 25)) & m
+    c ^= b
+    c = (c - _rol32(b, 16)) & m
+    a ^= c
+    a = (a - _rol32(c, 4)) & m
+    b ^= a
+    b = (b - _rol32(a, 14)) & m
+    c ^= b
+    c = (c - _rol32(b, 24)) & m
+    return c
+
+
+def bucket_function(spec):
+    """kernel: avc_hash() of 6.12; jhash:SEED: avc_rcu's bucket."""
+    if spec == 'kernel':
+        return avc_hash
+    kind, sep, seed = spec.partition(':')
+    if kind != 'jhash' or not sep or not seed.isdigit():
+        raise ValueError('--hash: kernel or jhash:SEED, not %s' % spec)
+    seed = int(seed)
+    return lambda ssid, tsid, tclass: jhash_3words(
+        ssid, tsid, tclass, seed) & (SLOTS - 1)
+
+
 class Node:
     __slots__ = ('key', 'ref')
 
@@ -62,16 +107,17 @@ class Node:
 class Avc:
     """One cache; a bucket is a list, its head (the newest) first."""
 
-    def __init__(self, threshold, patched):
+    def __init__(self, threshold, patched, bucket=avc_hash):
         self.threshold = threshold
         self.patched = patched
+        self.bucket = bucket
         self.slots = [[] for _ in range(SLOTS)]
         self.active = 0
         self.hint = 0
         self.lookups = self.misses = self.reclaims = self.allocations = 0
 
     def find(self, key):
-        for node in self.slots[avc_hash(*key)]:
+        for node in self.slots[self.bucket(*key)]:
             if node.key == key:
                 return node
         return None
@@ -156,7 +202,7 @@ class Avc:
         self.active += 1
         if self.active > self.threshold:
             self.reclaim()
-        bucket = self.slots[avc_hash(*key)]
+        bucket = self.slots[self.bucket(*key)]
         old = self.find(key)
         if old:
             bucket[bucket.index(old)] = Node(key)
@@ -176,7 +222,7 @@ class Avc:
             new = Node(key)
             if self.patched:
                 new.ref = old.ref
-            bucket = self.slots[avc_hash(*key)]
+            bucket = self.slots[self.bucket(*key)]
             bucket[bucket.index(old)] = new
 
     def reset(self):
@@ -209,8 +255,8 @@ def read_trace(path):
             in RECORD2.iter_unpack(body)]
 
 
-def play(records, threshold, patched):
-    avc = Avc(threshold, patched)
+def play(records, threshold, patched, bucket=avc_hash):
+    avc = Avc(threshold, patched, bucket)
     for kind, key in records:
         if kind == LOOKUP:
             avc.lookup(key)
@@ -225,8 +271,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--threshold', default='512')
     ap.add_argument('--kernel', default='stock,patched')
+    ap.add_argument('--hash', default='kernel')
     ap.add_argument('traces', nargs='+')
     args = ap.parse_args()
+    try:
+        bucket = bucket_function(args.hash)
+    except ValueError as e:
+        sys.exit(str(e))
     for path in args.traces:
         name = path.rsplit('/', 1)[-1].split('.trace')[0]
         records = read_trace(path)
@@ -234,7 +285,7 @@ def main():
             if kernel not in ('stock', 'patched'):
                 sys.exit('--kernel: stock or patched, not %s' % kernel)
             for t in args.threshold.split(','):
-                avc = play(records, int(t), kernel == 'patched')
+                avc = play(records, int(t), kernel == 'patched', bucket)
                 print('model %s: kernel %s threshold %s: lookups %d misses %d '
                       'reclaims %d allocations %d'
                       % (name, kernel, t, avc.lookups, avc.misses,
