@@ -3,20 +3,35 @@
 """make upstream's table and verdicts, from what tools/upstream/run left.
 
   report.py OUT
+  report.py --self-test
 
 OUT is build/upstream/: for each kernel K (stock, patched) and threshold
 T, K-T/boot-service.meta (the kernel AVC's cache_stats over the window,
-its hash_stats at the end); replay.log (tools/native/run replay of each
-trace, one line per hash seed, policy and threshold); model.log
-(model.py); and, if they ran, K-enforcing/ (the audited decisions) and
-K-hitpath-C.log (the hit-path loops at C vCPUs).
+its hash_stats at the end) and K-T/boot-service.trace (the version 2
+trace of the window: every lookup, and whether the kernel's AVC hit);
+replay.log (tools/native/run replay of each trace, one line per hash
+seed, policy and threshold); model.log (model.py, the kernel's hash);
+model-jhash.log (model.py with the replay's hash and first seed); and,
+if they ran, K-enforcing/ (the audited decisions) and K-hitpath-C.log
+(the hit-path loops at C vCPUs).
 
 The table is in the layout of the 2004 announcement: one row a kernel
-(or a prediction), one column group a cache_threshold.  The verdicts:
+(or a prediction), one column group a cache_threshold.  The verdicts
+(Documentation/upstream.rst, "The verdicts"):
 
-  misses    each kernel's misses within the replay's range over the hash
-            seeds, for its policy (newest for stock, lru for patched), on
-            the trace recorded in the same run;
+  misses    counted from the trace's first reset (the policy load, which
+            empties the kernel's cache and the replay's alike): the
+            kernel's cache_stats misses less those it made before the
+            load (the trace's lookups there without a hit), an interval
+            as wide as the lookups it counted and the trace lacks, must
+            meet the prediction's range: the replay under each hash seed
+            for the kernel's policy (newest for stock, lru for patched)
+            and model.py with the kernel's own hash, each less the keys
+            asked before the load (each a miss in a cache that starts
+            empty and has not reached its threshold);
+  model     model.py with the replay's hash and first seed counts what
+            the replay counts under lru (patched): the model's count is
+            the replay's cache under another hash;
   identity  the cache_stats identities: hits + misses = lookups, entries
             at the end <= cache_threshold, reclaims <= frees;
   denials   the enforcing runs' audited denials: the same distinct
@@ -25,17 +40,28 @@ The table is in the layout of the 2004 announcement: one row a kernel
             spread (the larger of the two kernels' (max - min) / median).
 
 A part that did not run is said so, and is no verdict.  Exits 1 if any
-verdict fails.
+verdict fails.  --self-test holds the misses rule to
+crafted numbers that must pass and must fail, and to a shipped 6.12
+trace; exits 1 if one is judged otherwise.
 """
 
 import glob
+import lzma
 import os
 import re
 import statistics
+import struct
 import sys
 
 KERNELS = ('stock', 'patched')
 POLICY = {'stock': 'newest', 'patched': 'lru'}
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# include/uapi/linux/avc_rcu_trace.h, version 2.
+HEADER = struct.Struct('<8sIIQII')
+RECORD2 = struct.Struct('<QIIIIHHBBH24x')
+LOOKUP, RESET = 0, 1
+F_HIT = 0x01
 
 
 def meta(path):
@@ -60,14 +86,15 @@ def matches(path, pat):
 
 
 def replay_ranges(path):
-    """{(trace, threshold, policy): [(misses, reclaims) per seed]}"""
+    """{(trace, threshold, policy): {seed: (misses, reclaims)}}"""
     r = {}
     pat = re.compile(r'^replay seed (\S+) (\S+): slots \d+ threshold (\d+) '
                      r'reclaim=(\w+): lookups \d+ hits \d+ misses (\d+) '
                      r'reclaims (\d+)')
     for m in matches(path, pat):
         key = (m.group(2), int(m.group(3)), m.group(4))
-        r.setdefault(key, []).append((int(m.group(5)), int(m.group(6))))
+        r.setdefault(key, {})[m.group(1)] = (int(m.group(5)),
+                                             int(m.group(6)))
     return r
 
 
@@ -79,6 +106,107 @@ def model_counts(path):
         r[(m.group(1), m.group(2), int(m.group(3)))] = (
             int(m.group(5)), int(m.group(6)))
     return r
+
+
+def model_seed_counts(path):
+    """model-jhash.log: {(trace, kernel, threshold): (seed, misses,
+    reclaims)}"""
+    r = {}
+    pat = re.compile(r'^model seed (\S+) (\S+): kernel (\w+) threshold '
+                     r'(\d+): lookups \d+ misses (\d+) reclaims (\d+)')
+    for m in matches(path, pat):
+        r[(m.group(2), m.group(3), int(m.group(4)))] = (
+            m.group(1), int(m.group(5)), int(m.group(6)))
+    return r
+
+
+def before_load(path):
+    """What a version 2 trace holds before its first reset.
+
+    The reset is the policy load when the window opens before it (make
+    upstream's do: systemd's exec).  Returns {'reset': whether the trace
+    has one, 'lookups': lookups before it, 'keys': their distinct keys,
+    'kernel_misses': those of them the kernel's AVC did not answer from
+    its cache (no AVC_TRACE_F_HIT)}, or None if there is no version 2
+    trace at path (a version 1 trace does not say what the kernel hit).
+    """
+    if not os.path.exists(path):
+        return None
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:6] == b'\xfd7zXZ\x00':
+        data = lzma.decompress(data)
+    if len(data) < HEADER.size:
+        return None
+    magic, version, size, n, flags, _ = HEADER.unpack_from(data)
+    if magic != b'AVCTRACE' or version != 2 or size != RECORD2.size or \
+       len(data) != HEADER.size + n * RECORD2.size:
+        return None
+    lookups = misses = 0
+    keys = set()
+    for rec in RECORD2.iter_unpack(data[HEADER.size:]):
+        kind, fl = rec[7], rec[8]
+        if kind == RESET:
+            return {'reset': True, 'lookups': lookups, 'keys': len(keys),
+                    'kernel_misses': misses}
+        if kind == LOOKUP:
+            lookups += 1
+            keys.add(rec[2:4] + (rec[5],))
+            misses += not fl & F_HIT
+    return {'reset': False, 'lookups': 0, 'keys': 0, 'kernel_misses': 0}
+
+
+def misses_verdict(what, policy, kernel_misses, kernel_lookups,
+                   trace_lookups, pre, threshold, seeds, model):
+    """The misses verdict of one kernel at one threshold.
+
+    kernel_misses, kernel_lookups: cache_stats over the window;
+    trace_lookups: the lookups the trace recorded; pre: before_load() of
+    the trace; seeds: the replay's whole-window misses under each seed,
+    for the kernel's policy; model: model.py's, with the kernel's hash
+    (or None).  Returns (ok, text), ok True, False or None (no
+    verdict).
+    """
+    if pre is None:
+        return False, ('%s: no version 2 trace of the window, so no count '
+                       'of what the kernel missed before the policy load'
+                       % what)
+    if not seeds:
+        return None, '%s: no replay' % what
+    unrecorded = kernel_lookups - trace_lookups
+    if unrecorded < 0:
+        return False, ('%s: the trace holds %d lookup(s) more than the '
+                       'kernel counted' % (what, -unrecorded))
+    if pre['keys'] > threshold:
+        return None, ('%s: %d keys before the policy load, over the '
+                      'threshold: the caches may have reclaimed before it, '
+                      'so they do not meet empty there' % (what, pre['keys']))
+    kfrom = kernel_misses - pre['kernel_misses']
+    klo = kfrom - unrecorded
+    pred = [x - pre['keys'] for x in seeds]
+    lo, hi = min(pred), max(pred)
+    parts = '%d seed%s %d-%d' % (len(pred), 's' if len(pred) > 1 else '',
+                                 lo, hi)
+    if model is not None:
+        lo, hi = min(lo, model - pre['keys']), max(hi, model - pre['keys'])
+        parts += ', the kernel\'s hash %d' % (model - pre['keys'])
+    ok = kfrom >= lo and klo <= hi
+    if pre['reset']:
+        text = ('%s: from the policy load %s misses (cache_stats %d, less %d '
+                'of the %d lookups before it), %s %d-%d (%s; each less the '
+                '%d keys before the load)'
+                % (what, '%d' % kfrom if not unrecorded else
+                   '%d-%d' % (klo, kfrom), kernel_misses,
+                   pre['kernel_misses'], pre['lookups'], policy, lo, hi,
+                   parts, pre['keys']))
+    else:
+        text = ('%s: no reset in the window: %s misses, %s %d-%d (%s)'
+                % (what, '%d' % kfrom if not unrecorded else
+                   '%d-%d' % (klo, kfrom), policy, lo, hi, parts))
+    if unrecorded:
+        text += '; %d lookup%s counted, not recorded' % (
+            unrecorded, '' if unrecorded == 1 else 's')
+    return ok, text
 
 
 def denial_keys(path):
@@ -116,8 +244,9 @@ def name(k, w, t):
     return '%s-%d' % (k, t) if w == 'boot-service' else '%s-%s-%d' % (k, w, t)
 
 
-def section(out, w, replays, models, verdicts):
-    """One workload's table, and its misses and identity verdicts."""
+def section(out, w, replays, models, jhash_models, verdicts):
+    """One workload's table, and its misses, model and identity
+    verdicts."""
     thresholds = sorted({int(m.group(1)) for p in glob.glob(
         os.path.join(out, '*-*/%s.meta' % w))
         for m in [re.search(r'^(?:stock|patched)-%s(\d+)$' % (
@@ -180,7 +309,8 @@ def section(out, w, replays, models, verdicts):
             row = '%-*s' % (lw, '%s: replay %s' % (k, pol))
             for t in thresholds:
                 v = replays.get((name(k, w, t), t, pol))
-                row += ('%8s%10s%10s' % ('', rng(v, 0), rng(v, 1)) if v
+                row += ('%8s%10s%10s' % ('', rng(list(v.values()), 0),
+                                         rng(list(v.values()), 1)) if v
                         else '%28s' % '-')
             print(row)
         row = '%-*s' % (lw, '%s: model' % k)
@@ -204,27 +334,33 @@ def section(out, w, replays, models, verdicts):
     # The verdicts.
     for k in KERNELS:
         for t in thresholds:
+            what = '%s %s at %d' % (w, k, t)
             m = metas.get((k, t))
             if not m:
-                verdicts.append(('misses', None,
-                                 '%s %s at %d: not run' % (w, k, t)))
+                verdicts.append(('misses', None, '%s: not run' % what))
                 continue
-            misses = int(m['kernel_misses'])
-            v = replays.get((name(k, w, t), t, POLICY[k]))
-            if not v:
-                verdicts.append(('misses', None,
-                                 '%s %s at %d: no replay' % (w, k, t)))
-            else:
-                lo, hi = min(x[0] for x in v), max(x[0] for x in v)
-                mo = models.get((name(k, w, t), k, t))
-                verdicts.append(('misses', lo <= misses <= hi,
-                                 '%s %s at %d: %d misses, replay %s '
-                                 '%d-%d%s' % (w, k, t, misses, POLICY[k],
-                                              lo, hi,
-                                              ', model %d' % mo[0] if mo
-                                              else '')))
+            n = name(k, w, t)
+            v = replays.get((n, t, POLICY[k]), {})
+            mo = models.get((n, k, t))
+            verdicts.append(('misses',) + misses_verdict(
+                what, POLICY[k], int(m['kernel_misses']),
+                int(m['kernel_lookups']), int(m['lookups']),
+                before_load(os.path.join(out, n, '%s.trace' % w)), t,
+                [x[0] for x in v.values()], mo[0] if mo else None))
+            js = jhash_models.get((n, 'patched', t))
+            if k == 'patched' and js:
+                r = v.get(js[0])
+                verdicts.append(('model', r == js[1:], '%s: model.py with '
+                                 'the replay\'s hash, seed %s: %d misses %d '
+                                 'reclaims, the replay\'s lru %s' % (
+                                     what, js[0], js[1], js[2],
+                                     '%d misses %d reclaims' % r if r
+                                     else 'not run')))
+            elif k == 'patched':
+                verdicts.append(('model', None, '%s: not run' % what))
             lookups = int(m['kernel_lookups'])
             hits = int(m['kernel_hits'])
+            misses = int(m['kernel_misses'])
             entries = int(m['kernel_end_entries'])
             reclaims = int(m['kernel_reclaims'])
             frees = int(m['kernel_frees'])
@@ -235,8 +371,8 @@ def section(out, w, replays, models, verdicts):
                 bad.append('%d entries > threshold' % entries)
             if reclaims > frees:
                 bad.append('reclaims %d > frees %d' % (reclaims, frees))
-            verdicts.append(('identity', not bad, '%s %s at %d: %s' % (
-                w, k, t, '; '.join(bad) or
+            verdicts.append(('identity', not bad, '%s: %s' % (
+                what, '; '.join(bad) or
                 'hits + misses = lookups, %d entries <= %d, reclaims %d '
                 '<= frees %d' % (entries, t, reclaims, frees))))
     # Patched against stock: the prediction's direction.
@@ -254,10 +390,96 @@ def section(out, w, replays, models, verdicts):
     print()
 
 
+def self_test():
+    """The misses rule on crafted numbers and on a shipped
+    trace; each case says what it must be judged.  Returns 0 if every
+    case is judged so."""
+    word = {True: 'PASS', False: 'FAIL', None: 'NO VERDICT'}
+    bad, cases = [], []
+
+    def expect(label, want, got):
+        ok, text = got
+        cases.append(label)
+        if ok is not want:
+            bad.append(label)
+        print('%s %s: must %s, %s: %s' % (
+            'ok ' if ok is want else 'BAD', label, word[want], word[ok],
+            text))
+
+    # The cell that failed the whole-window rule: patched, tenants-4,
+    # 512; the lookups before the load as in every shipped trace that
+    # opens before it (874 of 11 keys, the kernel missing 1).
+    pre = {'reset': True, 'lookups': 874, 'keys': 11, 'kernel_misses': 1}
+    whole = {'reset': False, 'lookups': 0, 'keys': 0, 'kernel_misses': 0}
+    seeds = [1965, 1971, 1978, 1985]
+    n = 271000
+
+    def mv(kmisses, klookups=n + 1, p=pre, s=seeds, model=1973,
+           threshold=512):
+        return misses_verdict('crafted', 'lru', kmisses, klookups, n, p,
+                              threshold, s, model)
+
+    expect('misses: 1963, seeds 1965-1985, model 1973, from the load',
+           True, mv(1963))
+    expect('misses: the same over the whole window (the old rule)', False,
+           mv(1963, p=whole))
+    expect('misses: 1950, below the range from the load', False, mv(1950))
+    expect('misses: 1990, above it', False, mv(1990))
+    expect('misses: 1976 with one lookup unrecorded: 1974-1975 meets '
+           '1954-1974', True, mv(1976))
+    expect('misses: 1976 with none unrecorded: 1975 above 1974', False,
+           mv(1976, klookups=n))
+    expect('misses: the trace holds a lookup the kernel did not count',
+           False, mv(1963, klookups=n - 1))
+    expect('misses: 11 keys before the load, threshold 8', None,
+           mv(1963, threshold=8))
+    expect('misses: no version 2 trace', False, mv(1963, p=None))
+    expect('misses: no replay', None, mv(1963, s=[]))
+    expect('misses: 1980, within the kernel\'s hash (1990), not the seeds',
+           True, mv(1980, klookups=n, model=1990))
+    expect('misses: 1980 without the model', False,
+           mv(1980, klookups=n, model=None))
+
+    # A trace of Debian's 6.12 kernel, recorded from systemd's exec at
+    # threshold 512: what it holds before the load, and the model of
+    # 6.12 (its hash, one CPU) against the kernel's count.
+    base = os.path.join(HERE, '..', 'avc_trace', 'traces', 'hosts',
+                        'tenants-8-6.12')
+    pre = before_load(base + '.trace.xz')
+    want = {'reset': True, 'lookups': 874, 'keys': 11, 'kernel_misses': 1}
+    expect('tenants-8-6.12 before the load: %s' % pre, True,
+           (pre == want, 'must be %s' % want))
+    m = meta(base + '.meta')
+    sys.path.insert(0, HERE)
+    import model
+    mo = model.play(model.read_trace(base + '.trace.xz'), 512,
+                    False).misses
+
+    def rv(p):
+        return misses_verdict('tenants-8-6.12', 'the model',
+                              int(m['kernel_misses']),
+                              int(m['kernel_lookups']), int(m['lookups']),
+                              p, 512, [mo], None)
+
+    expect('tenants-8-6.12: the kernel against the model, from the load',
+           True, rv(pre))
+    expect('tenants-8-6.12: the same over the whole window', False,
+           rv(whole))
+    print('self-test: %d cases, %d judged as they must be%s' % (
+        len(cases), len(cases) - len(bad),
+        '' if not bad else '; MISJUDGED: ' + '; '.join(bad)))
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1:] == ['--self-test']:
+        return self_test()
+    if len(sys.argv) != 2 or sys.argv[1].startswith('-'):
+        sys.exit(__doc__)
     out = sys.argv[1]
     replays = replay_ranges(os.path.join(out, 'replay.log'))
     models = model_counts(os.path.join(out, 'model.log'))
+    jhash_models = model_seed_counts(os.path.join(out, 'model-jhash.log'))
     verdicts = []
     workloads = ['boot-service'] + sorted({
         m.group(1) for p in glob.glob(os.path.join(out, '*-*-*/*.meta'))
@@ -266,7 +488,7 @@ def main():
     print('=' * 79)
     print()
     for w in workloads:
-        section(out, w, replays, models, verdicts)
+        section(out, w, replays, models, jhash_models, verdicts)
 
     den, mode = {}, {}
     for k in KERNELS:
