@@ -32,15 +32,20 @@ The table is in the layout of the 2004 announcement: one row a kernel
   model     model.py with the replay's hash and first seed counts what
             the replay counts under lru (patched): the model's count is
             the replay's cache under another hash;
-  identity  the cache_stats identities: hits + misses = lookups, entries
-            at the end <= cache_threshold, reclaims <= frees;
+  counters  cache_stats against the trace's record of the same window:
+            every recorded lookup counted (recorded <= counted, at most
+            0.1 % unrecorded, the recorder's completeness rule), every
+            hit and miss the probes saw counted (recorded hits <= hits,
+            recorded misses <= misses), entries at the end <=
+            cache_threshold, reclaims <= frees (selinuxfs prints hits as
+            lookups - misses, so hits + misses = lookups cannot fail);
   denials   the enforcing runs' audited denials: the same distinct
             (scontext, tcontext, tclass, denied) tuples on both kernels;
   hitpath   patched / stock Kcalls/s of each loop within the run-to-run
             spread (the larger of the two kernels' (max - min) / median).
 
 A part that did not run is said so, and is no verdict.  Exits 1 if any
-verdict fails.  --self-test holds the misses rule to
+verdict fails.  --self-test holds the misses and counters rules to
 crafted numbers that must pass and must fail, and to a shipped 6.12
 trace; exits 1 if one is judged otherwise.
 """
@@ -209,6 +214,40 @@ def misses_verdict(what, policy, kernel_misses, kernel_lookups,
     return ok, text
 
 
+def counters_verdict(what, m, threshold):
+    """cache_stats against the trace's own record of the window, and the
+    cache's shape at its end.  m: the window's .meta.  Returns (ok,
+    text)."""
+    bad, good = [], []
+
+    def need(ok, yes, no):
+        (good if ok else bad).append(yes if ok else no)
+
+    lookups, hits = int(m['kernel_lookups']), int(m['kernel_hits'])
+    misses = int(m['kernel_misses'])
+    entries = int(m['kernel_end_entries'])
+    reclaims, frees = int(m['kernel_reclaims']), int(m['kernel_frees'])
+    rec = int(m['lookups'])
+    need(rec <= lookups and (lookups - rec) * 1000 <= lookups,
+         'lookups %d, %d recorded' % (lookups, rec),
+         'lookups %d against %d recorded (recorded <= counted <= 0.1 %% '
+         'more)' % (lookups, rec))
+    if m.get('trace_version') != '2' or 'recorded_hits' not in m:
+        bad.append('the trace does not say what the kernel hit')
+    else:
+        rh, rm = int(m['recorded_hits']), int(m['recorded_misses'])
+        need(rh <= hits, 'hits %d >= %d recorded' % (hits, rh),
+             'hits %d < %d recorded' % (hits, rh))
+        need(rm <= misses, 'misses %d >= %d recorded' % (misses, rm),
+             'misses %d < %d recorded' % (misses, rm))
+    need(entries <= threshold, '%d entries <= %d' % (entries, threshold),
+         '%d entries > threshold %d' % (entries, threshold))
+    need(reclaims <= frees, 'reclaims %d <= frees %d' % (reclaims, frees),
+         'reclaims %d > frees %d' % (reclaims, frees))
+    return not bad, '%s: %s' % (what, '; '.join(bad) if bad else
+                                ', '.join(good))
+
+
 def denial_keys(path):
     keys = set()
     n = denied = 0
@@ -245,7 +284,7 @@ def name(k, w, t):
 
 
 def section(out, w, replays, models, jhash_models, verdicts):
-    """One workload's table, and its misses, model and identity
+    """One workload's table, and its misses, model and counters
     verdicts."""
     thresholds = sorted({int(m.group(1)) for p in glob.glob(
         os.path.join(out, '*-*/%s.meta' % w))
@@ -358,23 +397,7 @@ def section(out, w, replays, models, jhash_models, verdicts):
                                      else 'not run')))
             elif k == 'patched':
                 verdicts.append(('model', None, '%s: not run' % what))
-            lookups = int(m['kernel_lookups'])
-            hits = int(m['kernel_hits'])
-            misses = int(m['kernel_misses'])
-            entries = int(m['kernel_end_entries'])
-            reclaims = int(m['kernel_reclaims'])
-            frees = int(m['kernel_frees'])
-            bad = []
-            if hits + misses != lookups:
-                bad.append('hits + misses != lookups')
-            if entries > t:
-                bad.append('%d entries > threshold' % entries)
-            if reclaims > frees:
-                bad.append('reclaims %d > frees %d' % (reclaims, frees))
-            verdicts.append(('identity', not bad, '%s: %s' % (
-                what, '; '.join(bad) or
-                'hits + misses = lookups, %d entries <= %d, reclaims %d '
-                '<= frees %d' % (entries, t, reclaims, frees))))
+            verdicts.append(('counters',) + counters_verdict(what, m, t))
     # Patched against stock: the prediction's direction.
     for t in thresholds:
         s, p = metas.get(('stock', t)), metas.get(('patched', t))
@@ -391,7 +414,7 @@ def section(out, w, replays, models, jhash_models, verdicts):
 
 
 def self_test():
-    """The misses rule on crafted numbers and on a shipped
+    """The misses and counters rules on crafted numbers and on a shipped
     trace; each case says what it must be judged.  Returns 0 if every
     case is judged so."""
     word = {True: 'PASS', False: 'FAIL', None: 'NO VERDICT'}
@@ -439,6 +462,33 @@ def self_test():
            True, mv(1980, klookups=n, model=1990))
     expect('misses: 1980 without the model', False,
            mv(1980, klookups=n, model=None))
+
+    good = {'kernel_lookups': '430351', 'kernel_hits': '427572',
+            'kernel_misses': '2779', 'kernel_reclaims': '1712',
+            'kernel_frees': '2463', 'kernel_end_entries': '440',
+            'lookups': '430350', 'trace_version': '2',
+            'recorded_hits': '427572', 'recorded_misses': '2778'}
+
+    def cv(**change):
+        m = dict(good)
+        m.update({k: str(v) for k, v in change.items()})
+        return counters_verdict('crafted', m, 512)
+
+    expect('counters: tenants-8-6.12\'s', True, cv())
+    expect('counters: 513 entries at 512', False, cv(kernel_end_entries=513))
+    expect('counters: reclaims > frees', False, cv(kernel_frees=1711))
+    expect('counters: a recorded miss not counted', False,
+           cv(kernel_misses=2777, kernel_hits=427574))
+    expect('counters: a recorded hit not counted', False,
+           cv(kernel_misses=2780, kernel_hits=427571))
+    expect('counters: fewer lookups counted than recorded', False,
+           cv(kernel_lookups=430349))
+    expect('counters: 0.2 % of the lookups unrecorded', False,
+           cv(kernel_lookups=431211, kernel_hits=428432))
+    m = dict(good)
+    del m['recorded_hits']
+    expect('counters: a trace without the kernel\'s answers', False,
+           counters_verdict('crafted', m, 512))
 
     # A trace of Debian's 6.12 kernel, recorded from systemd's exec at
     # threshold 512: what it holds before the load, and the model of
