@@ -355,11 +355,15 @@ def section(out, w, replays, models, jhash_models, verdicts):
     if w == 'boot-service':
         print('Workload: systemd\'s boot to multi-user.target, then the '
               'service')
-        print('workload, from an empty cache; permissive; one window each.')
+        print('workload; permissive; one window each, from systemd\'s exec '
+              '(before')
+        print('the policy load, which empties the cache).')
     else:
-        print('Workload: make trace\'s %s: the boot, then %s minute(s) of it,'
+        print('Workload: make trace\'s %s: the boot, then %s minute(s) of it;'
               % (w, any_meta.get('minutes', '?')))
-        print('from an empty cache; permissive; one window each.')
+        print('permissive; one window each, from systemd\'s exec (before the '
+              'policy')
+        print('load, which empties the cache).')
     print()
     lw = 23
 
@@ -391,7 +395,8 @@ def section(out, w, replays, models, jhash_models, verdicts):
     print('Predictions, on the trace each kernel recorded in the same boot:')
     print('the replay under %d hash seeds (min-max); model.py, the 6.12 AVC'
           % nseeds)
-    print('(stock, or with the series) with the kernel\'s own hash:')
+    print('(stock, or with the series) with the kernel\'s own hash; over the')
+    print('whole window (the misses verdicts count from the policy load):')
     print(rule)
     for k in KERNELS:
         for pol in ('newest', 'lru'):
