@@ -7,11 +7,12 @@
  * For each sync mode and reclaim policy, on the core built unmodified
  * (avc/, on liburcu or, in the ThreadSanitizer build, the epoch RCU):
  *
- *  dense     the issue CLOCK can have: threshold 48, 512 slots; three
- *            threads look up a hot set of four times the threshold without
- *            pause (their hits set referenced bits as fast as the sweep
- *            clears them; their misses insert and reclaim) while one more
- *            inserts fresh keys;
+ *  dense     the issue CLOCK can have: threshold 48, 512 slots; N - 1
+ *            threads, N the host's online CPUs but at least 4 (at most
+ *            MAX_THREADS), look up a hot set of four times the threshold
+ *            without pause (their hits set referenced bits as fast as the
+ *            sweep clears them; their misses insert and reclaim) while one
+ *            more inserts fresh keys;
  *  inflight  32 threads, many more than the host's CPUs, each inserting
  *            fresh keys: a thread preempted between taking its place and
  *            linking is still counted;
@@ -277,22 +278,25 @@ static void stats(struct avc_cache_stats *st)
 
 static void test_dense(u64 ns, u64 seed)
 {
-	struct worker w[4] = { 0 };
+	struct worker w[MAX_THREADS] = { 0 };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct avc_cache_stats a, b;
-	unsigned int i;
+	unsigned int i, n;
 
+	/* One inserter, and a hitter on every other CPU (three at least). */
+	n = cpus < 4 ? 4 : cpus > MAX_THREADS ? MAX_THREADS : cpus;
 	avc_cache_set_threshold(avc_rcu_cache(), 48);
 	hot_keys = 4 * 48;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < n; i++) {
 		w[i].id = i;
 		w[i].seed = seed + i;
 		w[i].step = i ? step_hot : step_fresh;
 	}
 	stats(&a);
-	run_crew(w, 4, ns);
+	run_crew(w, n, ns);
 	stats(&b);
-	printf(", %u lookups (%u%% hits), %u reclaimed, %lu not cached (full)\n",
-	       b.lookups - a.lookups,
+	printf(", %u hitting threads and one inserting, %u lookups (%u%% hits), %u reclaimed, %lu not cached (full)\n",
+	       n - 1, b.lookups - a.lookups,
 	       (unsigned int)((u64)(b.hits - a.hits) * 100 /
 			      (b.lookups - a.lookups ?: 1)),
 	       b.reclaims - a.reclaims, full_inserts);
