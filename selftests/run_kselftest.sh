@@ -23,7 +23,8 @@
 # (repeatable), -c COLLECTION all of a collection's.  Without a TEST, -t or
 # -c: every test listed in kselftest-list.txt next to this script
 # ("avc_rcu:NAME" lines, written by make install).  A test of another
-# collection, or unknown, is refused (exit 2).
+# collection is refused (exit 2); an unknown test of this one is reported
+# "not ok N ... # missing", as the kernel's runner reports a missing file.
 
 set -eu
 
