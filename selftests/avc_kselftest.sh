@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# One avc_rcu kselftest on a test machine: what each ksft_NAME.sh that
-# make builds runs (exec avc_kselftest.sh NAME).  kselftest's conventions:
-# TAP on stdout, exit 0 pass, 1 fail, 4 skip.
+# One avc_rcu kselftest on a test machine: what each test of tests.mk's
+# KSFT_NAMES runs when kselftest (or anyone) runs it outside
+# run_vm_suite.sh, which sets AVC_RCU_IN_SUITE: the test hands itself over
+# (exec avc_kselftest.sh NAME).  kselftest's conventions: TAP on stdout,
+# exit 0 pass, 1 fail, 4 skip.
 #
 # Skips (exit 4) when not root, when no avc_rcu.ko is found, and when
 # avc_rcu is already loaded (a module someone is using is not unloaded
@@ -44,7 +46,7 @@ skip() {
 }
 
 if [ "$name" = avc_util_test ]; then
-	exec "$HERE/avc_util_test"
+	AVC_RCU_IN_SUITE=1 exec "$HERE/avc_util_test"
 fi
 
 [ "$(id -u)" = 0 ] || skip "must run as root"
@@ -97,7 +99,7 @@ export AVC_RCU_ALLOW_DEPMOD="${AVC_RCU_ALLOW_DEPMOD:-0}"
 
 case $name in
 avc_unload.sh)
-	exec sh "$HERE/avc_unload.sh"
+	AVC_RCU_IN_SUITE=1 exec sh "$HERE/avc_unload.sh"
 	;;
 avc_memory | avc_tracepoints.sh)
 	export AVC_RCU_TESTS="" AVC_RCU_ONCE_TESTS="$name" \

@@ -22,6 +22,11 @@
 
 set -eu
 
+# A kselftest entry: run by kselftest (or by hand), not by run_vm_suite.sh,
+# it hands itself to avc_kselftest.sh, which loads the module for it.
+[ -n "${AVC_RCU_IN_SUITE:-}" ] ||
+	exec sh "$(dirname "$0")/avc_kselftest.sh" "$(basename "$0")"
+
 KO=${AVC_RCU_KO:-/avc_rcu/avc_rcu.ko}
 MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -8,7 +8,10 @@
 # live avcrcufs file when the module is mounted.  Output is TAP version
 # 13; the exit status is non-zero if any test failed.
 #
-# Usage: [AVCSTAT=path/to/avcstat] [AVCSTAT_TEST_LONG=0|1] avcstat_test.sh
+# Usage: AVC_RCU_IN_SUITE=1 [AVCSTAT=path/to/avcstat] [AVCSTAT_TEST_LONG=0|1]
+#        avcstat_test.sh
+# (without AVC_RCU_IN_SUITE it is the kselftest entry: avc_kselftest.sh runs
+# it with the module loaded in each sync mode).
 # Default binary: ./avcstat, then ../tools/avcstat/avcstat next to this
 # script, then avcstat from PATH.  Runs under busybox ash and bash.
 # AVCSTAT_TEST_LONG=1 runs the 23-second case (the header printed once
@@ -17,6 +20,11 @@
 # on the host), not again in every mode of every guest.
 
 set -eu
+
+# A kselftest entry: run by kselftest (or by hand), not by run_vm_suite.sh,
+# it hands itself to avc_kselftest.sh, which loads the module for it.
+[ -n "${AVC_RCU_IN_SUITE:-}" ] ||
+	exec sh "$(dirname "$0")/avc_kselftest.sh" "$(basename "$0")"
 
 PLAN=72
 HDR='lookups hits misses allocations reclaims frees'

@@ -38,12 +38,19 @@ usage() {
 }
 
 # all: every test of the list file (or, in the source tree without one,
-# every ksft_ entry make built).
+# tests.mk's KSFT_PROGS and KSFT_SCRIPTS, the entries make emit_tests
+# lists).
 all() {
 	if [ -f "$HERE/kselftest-list.txt" ]; then
 		sed -n "s/^$COLLECTION://p" "$HERE/kselftest-list.txt"
-	else
-		(cd "$HERE" && ls ksft_* 2>/dev/null) || :
+	elif [ -f "$HERE/tests.mk" ]; then
+		awk '/\\$/ { sub(/\\$/, ""); line = line $0; next }
+		     { line = line $0 }
+		     line ~ /^KSFT_(PROGS|SCRIPTS) *:=/ {
+			sub(/^[^=]*= */, "", line); n = split(line, w, /[ \t]+/)
+			for (i = 1; i <= n; i++) if (w[i] != "") print w[i]
+		     }
+		     { line = "" }' "$HERE/tests.mk"
 	fi
 }
 

@@ -76,6 +76,9 @@
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+# The tests run as they are here, not handed to avc_kselftest.sh as they
+# hand themselves when kselftest runs them (avc_test.h).
+export AVC_RCU_IN_SUITE=1
 KO=${AVC_RCU_KO:-/avc_rcu/avc_rcu.ko}
 MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
 MODES=${AVC_RCU_MODES:-rcu spinlock rwlock}

@@ -23,10 +23,14 @@ AVC_FILES := run_vm_suite.sh ktap.sh avcstat_test.sh
 AVC_LIB_SRCS := avc_io.c avc_fileformat.c avc_model.c
 AVC_HDRS := avc_io.h avc_fileformat.h avc_model.h avc_test.h avc_oracle.h
 
-# The kselftest entries: one executable a test, ksft_NAME, running
-# avc_kselftest.sh NAME (kselftest runs files and names each result after
-# its file).  Each skips (exit 4) when not root or without the module.
-KSFT_NAMES := avc_util_test avc_threshold avc_formats avc_functional \
+# The kselftest entries, the tests themselves (kselftest runs files and
+# names each result after its file): programs first, then scripts, in the
+# order the kernel's lib.mk runs and lists them.  Run by kselftest (no
+# AVC_RCU_IN_SUITE in the environment), each but avc_util_test hands itself
+# to avc_kselftest.sh, which skips (exit 4) when not root or without the
+# module, and otherwise loads it and runs the test through run_vm_suite.sh.
+KSFT_PROGS := avc_util_test avc_threshold avc_formats avc_functional \
 	      avc_policy avc_load avc_reclaim avc_eviction avc_concurrency \
-	      avcstat_test.sh avc_torture.sh avc_reach.sh avc_memory avc_wrap \
-	      avc_unload.sh
+	      avc_memory avc_wrap
+KSFT_SCRIPTS := avcstat_test.sh avc_torture.sh avc_reach.sh avc_unload.sh
+KSFT_NAMES := $(KSFT_PROGS) $(KSFT_SCRIPTS)
