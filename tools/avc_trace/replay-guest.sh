@@ -55,7 +55,7 @@ replay_once() {
 		"threshold=$threshold lookups=$(($5 - $1))" \
 		"hits=$(($6 - $2)) misses=$(($7 - $3))" \
 		"reclaims=$(($8 - $4)) seconds=$((s1 - s0))" \
-		"$(sed 's/\([a-z_]*\)=/cmd_\1=/g' /tmp/replay.out)"
+		"$(sed 's/\([a-z_]*\)=/cmd_\1=/g' /tmp/replay.out | tr '\n' ' ')"
 	umount $F
 	rmmod avc_rcu
 }

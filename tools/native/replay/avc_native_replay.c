@@ -26,12 +26,14 @@
  * are upstream's settings and the guest replay's: slots 512, threshold
  * 512, reclaim=newest, sync=rcu, hash seed 2004 (--hash jhash only).
  * avc_rcu_setup_cache() with the slots, sync mode, policy and hash seed
- * (the module's parameters; no policy loaded, so every decision is the
- * empty policy's), avc_cache_set_threshold() (the guest's write to
- * avc/cache_threshold), then what avc_rcu_replay.ko does per record,
- * through the same exported API: a lookup is an avc_rcu_has_perm() of
- * its key and requested permissions, a reset an avc_rcu_flush(), an
- * update nothing.  The counts are the cache's own statistics, summed over
+ * (the module's parameters; for a version 1 trace no policy is loaded,
+ * so every decision is the empty policy's; for a version 2 trace the
+ * policy of its recorded decisions, see below),
+ * avc_cache_set_threshold() (the guest's write to avc/cache_threshold),
+ * then what avc_rcu_replay.ko does per record, through the same exported
+ * API: a lookup is an avc_rcu_has_perm() of its key and requested
+ * permissions, a reset an avc_rcu_flush() (version 2: the next stretch's
+ * policy loaded), an update nothing.  The counts are the cache's own statistics, summed over
  * the CPUs as avc/cache_stats is.  One line per replay, as
  * tools/avc_trace/replay prints it:
  *
