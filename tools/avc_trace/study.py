@@ -39,7 +39,9 @@ and all of it as CSV into FILE, one row per trace, cache and slots.
 
 --check-meta: only check that the trace agrees with its metadata (records,
 lookups, resets, updates, distinct keys) and that the host's caches count
-exactly the cold misses where nothing has to be evicted; fails otherwise.
+exactly the cold misses where nothing has to be evicted, and that the
+compressed traces given weigh at most 20 MiB together (the budget of the
+shipped ones); fails otherwise.
 """
 
 import argparse
@@ -308,6 +310,10 @@ def report_sweep(traces, res, caches, csv_path):
                     'reclaims', 'hit_ratio_pct', 'cold_misses',
                     'capacity_misses'])
         w.writerows(rows)
+
+
+# What the shipped traces may weigh together, xz-compressed (traces.rst).
+TRACE_BUDGET = 20 * 2**20
 
 
 def check_meta(trace):
@@ -636,6 +642,17 @@ def main():
                   f'{"does not agree" if bad else "agrees"} with its '
                   f'metadata')
             fail |= bool(bad)
+        # The shipped traces' budget: together, compressed, at most 20
+        # MiB (make check gives every shipped trace at once).
+        packed = [p for p in args.traces if p.endswith('.xz')]
+        if packed:
+            total = sum(os.path.getsize(p) for p in packed)
+            over = total > TRACE_BUDGET
+            print(f'study: {len(packed)} compressed traces, '
+                  f'{total / 2**20:.2f} MiB of the '
+                  f'{TRACE_BUDGET / 2**20:.0f} MiB budget'
+                  f'{": over it" if over else ""}')
+            fail |= over
         return fail
 
     if args.slots_sweep:
