@@ -295,8 +295,9 @@ static void test_dense(u64 ns, u64 seed)
 	stats(&a);
 	run_crew(w, n, ns);
 	stats(&b);
-	printf(", %u hitting threads and one inserting, %u lookups (%u%% hits), %u reclaimed, %lu not cached (full)\n",
-	       n - 1, b.lookups - a.lookups,
+	printf(", %u hitting threads and one inserting", n - 1);
+	printf(", %u lookups (%u%% hits), %u reclaimed, %lu not cached (full)\n",
+	       b.lookups - a.lookups,
 	       (unsigned int)((u64)(b.hits - a.hits) * 100 /
 			      (b.lookups - a.lookups ?: 1)),
 	       b.reclaims - a.reclaims, full_inserts);
