@@ -26,8 +26,8 @@ DBG=/sys/kernel/debug
 SUITES="avc_rcu_evict avc_rcu_insert avc_rcu_order avc_rcu_ss"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_kunit.XXXXXX")
 
-# shellcheck source=selftests/ktap.sh
-. "$HERE/ktap.sh"
+# shellcheck source=selftests/lib/ktap.sh
+. "$HERE/lib/ktap.sh"
 
 trap 'rm -rf "$TMP"' EXIT
 

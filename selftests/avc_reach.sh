@@ -46,8 +46,8 @@ THR=16
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_reach.XXXXXX")
 export AVC_RCU_MNT="$MNT"
 
-# shellcheck source=selftests/ktap.sh
-. "$HERE/ktap.sh"
+# shellcheck source=selftests/lib/ktap.sh
+. "$HERE/lib/ktap.sh"
 
 echo "TAP version 13"
 if [ "$(id -u)" -ne 0 ]; then

@@ -92,8 +92,8 @@ THR=$MNT/avc/cache_threshold
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_torture.XXXXXX")
 export AVC_RCU_MNT="$MNT"
 
-# shellcheck source=selftests/ktap.sh
-. "$HERE/ktap.sh"
+# shellcheck source=selftests/lib/ktap.sh
+. "$HERE/lib/ktap.sh"
 mpid=
 
 cleanup() {

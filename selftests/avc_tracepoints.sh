@@ -53,8 +53,8 @@ EVENTS="avc_rcu_miss avc_rcu_insert avc_rcu_reclaim avc_rcu_flush \
 avc_rcu_reset avc_rcu_policy_load avc_rcu_threshold"
 export AVC_RCU_MNT="$MNT"
 
-# shellcheck source=selftests/ktap.sh
-. "$HERE/ktap.sh"
+# shellcheck source=selftests/lib/ktap.sh
+. "$HERE/lib/ktap.sh"
 
 echo "TAP version 13"
 if [ "$(id -u)" != 0 ]; then

@@ -37,8 +37,8 @@ FSTYPE=avcrcufs
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_unload.XXXXXX")
 export AVC_RCU_MNT="$MNT"
 
-# shellcheck source=selftests/ktap.sh
-. "$HERE/ktap.sh"
+# shellcheck source=selftests/lib/ktap.sh
+. "$HERE/lib/ktap.sh"
 
 cleanup() {
 	rm -rf "$TMP"

@@ -69,8 +69,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# shellcheck source=selftests/ktap.sh
-. "$(dirname "$0")/ktap.sh"
+# shellcheck source=selftests/lib/ktap.sh
+. "$(dirname "$0")/lib/ktap.sh"
 
 diag_file() {
 	if [ -s "$2" ]; then

@@ -11,7 +11,7 @@
 # not depend on the mode (AVC_RCU_ONCE_TESTS: the memory test and the
 # tracepoints' test), umount, rmmod, and check
 # that the kernel log gained no line matching bad-patterns
-# (tools/testing/vm/bad-patterns, the list the QEMU runner scans the
+# (lib/bad-patterns, the list the QEMU runner scans the
 # console with).  Then the wrap-around phase: for each of its programs a
 # module loaded with the first mode's parameters and seqno_start just below
 # 2^32, so that their loads cross the seqno's wrap-around; its kernel log
@@ -59,8 +59,7 @@
 #   AVC_RCU_ALLOW_DEPMOD: passed to avc_unload.sh (its autoload case
 #                        stages the module into /lib/modules only if 1;
 #                        the QEMU guest's /init sets it)
-#   AVC_RCU_BAD_PATTERNS [bad-patterns next to this script, else
-#                        ../tools/testing/vm/bad-patterns]
+#   AVC_RCU_BAD_PATTERNS [lib/bad-patterns next to this script]
 #   AVC_STRESS_SECONDS, AVC_SEED, AVC_UNLOAD_CYCLES, AVC_TORTURE_SECONDS,
 #   AVC_TORTURE_PARAMS, AVC_LARGE_POLICY:  passed to the tests
 #   AVC_RCU_STOP_ON_FAIL [0]: 1 stops the suite at the first program or
@@ -118,15 +117,9 @@ if [ -e /proc/lockdep ]; then
 fi
 FSTYPE=avcrcufs
 # Kernel log lines that fail a mode: the list tools/testing/vm/run scans
-# the guest's console with, installed next to this script by make install
-# (in the source tree, found where it lives).
-if [ -n "${AVC_RCU_BAD_PATTERNS:-}" ]; then
-	BAD_PATTERNS=$AVC_RCU_BAD_PATTERNS
-elif [ -f "$HERE/bad-patterns" ]; then
-	BAD_PATTERNS=$HERE/bad-patterns
-else
-	BAD_PATTERNS=$HERE/../tools/testing/vm/bad-patterns
-fi
+# the guest's console with, in the test library (lib/, here as in the
+# source tree: make install copies it beside this script).
+BAD_PATTERNS=${AVC_RCU_BAD_PATTERNS:-$HERE/lib/bad-patterns}
 # And the KCSAN reports that are not avc_rcu's (the core kernel's own, on
 # the KCSAN kernel) taken out of the log before the scan, as the runner
 # takes them out of the console: kcsan-filter.awk, found the same way.

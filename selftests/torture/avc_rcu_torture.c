@@ -32,7 +32,7 @@
  * taken with spin_lock_irqsave() (interrupts off but on PREEMPT_RT), in
  * phases of 16 flushes separated by pauses as long.
  *
- * The oracle (selftests/avc_oracle.h): the policy of seqno q is the torture
+ * The oracle (selftests/lib/avc_oracle.h): the policy of seqno q is the torture
  * family's policy(q), a pure function of q, so every answer d is checked
  * against it.  For each answer, with s0 = avc_rcu_policy_seqno() read before
  * the call and s1 read after it:
@@ -105,7 +105,7 @@
 #include <linux/wait.h>
 
 #include <avc_rcu/avc_rcu.h>
-#include "../avc_oracle.h"
+#include "../lib/avc_oracle.h"
 
 static int readers = -1;
 module_param(readers, int, 0444);

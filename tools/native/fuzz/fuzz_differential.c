@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: the kernel's policy parser and security server against the
- * test suite's independent model of the policy (selftests/avc_model.c),
+ * test suite's independent model of the policy (selftests/lib/avc_model.c),
  * any disagreement a failure.
  *
  * The input is read as a list of rules: its first 8 bytes seed the

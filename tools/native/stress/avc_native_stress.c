@@ -10,9 +10,9 @@
  *    (avc_rcu_compute_av());
  *  - a loader loads policy after policy (avc_rcu_load_policy(): parse,
  *    publish, reset the cache), the policy for seqno q being a pure
- *    function of q (selftests/avc_oracle.h, the oracle the kselftests and
+ *    function of q (selftests/lib/avc_oracle.h, the oracle the kselftests and
  *    the torture module use; the text comes from the test suite's own
- *    writer of it, selftests/avc_model.c);
+ *    writer of it, selftests/lib/avc_model.c);
  *  - a flusher flushes, a tuner moves cache_threshold between 1 and 300
  *    and reclaims on its own, and a reader of statistics sums the per-CPU
  *    counters and walks the table (hash_stats).
