@@ -6,9 +6,9 @@
 # For each sync mode: insmod avc_rcu.ko sync=MODE slots=N reclaim=POLICY
 # hash_seed=SEED (a fixed seed, so that the eviction-order test can put its
 # keys in one bucket and every run evicts the same entries), mount avcrcufs,
-# run every test program, the avcstat test and the in-kernel torture test
-# (avc_torture.sh), in the first mode also the programs whose subject does
-# not depend on the mode (AVC_RCU_ONCE_TESTS: the memory test and the
+# run every test program and the in-kernel torture test (avc_torture.sh),
+# in the first mode also the programs whose subject does not depend on the
+# mode (AVC_RCU_ONCE_TESTS: the avcstat test, the memory test and the
 # tracepoints' test), umount, rmmod, and check
 # that the kernel log gained no line matching bad-patterns
 # (lib/bad-patterns, the list the QEMU runner scans the
@@ -40,7 +40,7 @@
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
 #   AVC_RCU_TESTS                      the programs run in every mode
 #                                      (empty: none)
-#   AVC_RCU_ONCE_TESTS [avc_memory avc_tracepoints.sh]
+#   AVC_RCU_ONCE_TESTS [avcstat_test.sh avc_memory avc_tracepoints.sh]
 #                                      run in the first mode only
 #   AVC_RCU_FAULTS [0]: 1 adds avc_faults to the default
 #                        AVC_RCU_ONCE_TESTS on a kernel with
@@ -88,11 +88,13 @@ AVCSTAT=${AVCSTAT:-/avc_rcu/avcstat}
 TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
 TESTS=${AVC_RCU_TESTS-avc_threshold avc_formats avc_functional avc_policy \
-avc_load avc_reclaim avc_eviction avc_concurrency avcstat_test.sh \
-avc_torture.sh avc_reach.sh}
-# The trace calls are the same in every mode (after the locked and the
+avc_load avc_reclaim avc_eviction avc_concurrency avc_torture.sh \
+avc_reach.sh}
+# avcstat reads files whose format is the same in every mode (about 30 s
+# of intervals on the stock kernel, 80 on the debug kernel), and the
+# trace calls are the same in every mode (after the locked and the
 # lockless branch alike): once a guest is enough.
-ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avc_memory avc_tracepoints.sh}
+ONCE_TESTS=${AVC_RCU_ONCE_TESTS-avcstat_test.sh avc_memory avc_tracepoints.sh}
 # AVC_RCU_FAULTS=1 and a kernel with fault injection (the debug kernel):
 # the allocation failure sweeps too.  Elsewhere they could only skip.
 if [ -z "${AVC_RCU_ONCE_TESTS+set}" ] && [ "${AVC_RCU_FAULTS:-0}" = 1 ] &&
