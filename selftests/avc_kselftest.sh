@@ -24,7 +24,7 @@
 # ../avc_rcu.ko (the source tree), else the installed one (modinfo -n).
 # avcstat: $AVCSTAT, else avcstat next to this script, else
 # ../tools/avcstat/avcstat.  Every variable of run_vm_suite.sh applies
-# (AVC_RCU_MODES, AVC_STRESS_SECONDS, ...).
+# (AVC_RCU_LOADS, AVC_STRESS_SECONDS, ...).
 #
 #   avc_kselftest.sh NAME
 
@@ -103,11 +103,11 @@ avc_unload.sh)
 	;;
 avc_memory | avc_tracepoints.sh)
 	export AVC_RCU_TESTS="" AVC_RCU_ONCE_TESTS="$name" \
-		AVC_RCU_WRAP_TESTS="" AVC_RCU_MODES="${AVC_RCU_MODES:-rcu}"
+		AVC_RCU_WRAP_TESTS="" AVC_RCU_LOADS="${AVC_RCU_LOADS:-sync=rcu}"
 	;;
 avc_wrap)
 	export AVC_RCU_TESTS="" AVC_RCU_ONCE_TESTS="" \
-		AVC_RCU_WRAP_TESTS="$name" AVC_RCU_MODES="${AVC_RCU_MODES:-rcu}"
+		AVC_RCU_WRAP_TESTS="$name" AVC_RCU_LOADS="${AVC_RCU_LOADS:-sync=rcu}"
 	;;
 *)
 	export AVC_RCU_TESTS="$name" AVC_RCU_ONCE_TESTS="" \

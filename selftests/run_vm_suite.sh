@@ -3,19 +3,19 @@
 #
 # Run the avc_rcu kselftests in a guest, as root, with busybox.
 #
-# For each sync mode: insmod avc_rcu.ko sync=MODE slots=N reclaim=POLICY
-# hash_seed=SEED (a fixed seed, so that the eviction-order test can put its
-# keys in one bucket and every run evicts the same entries), mount avcrcufs,
-# run every test program and the in-kernel torture test (avc_torture.sh),
-# in the first mode also the programs whose subject does not depend on the
-# mode (AVC_RCU_ONCE_TESTS: the avcstat test, the memory test and the
-# tracepoints' test), umount, rmmod, and check
-# that the kernel log gained no line matching bad-patterns
-# (lib/bad-patterns, the list the QEMU runner scans the
-# console with).  Then the wrap-around phase: for each of its programs a
-# module loaded with the first mode's parameters and seqno_start just below
-# 2^32, so that their loads cross the seqno's wrap-around; its kernel log
-# check.  Then the unload test once.
+# For each module load (AVC_RCU_LOADS: insmod avc_rcu.ko with its
+# parameters; a fixed hash_seed, so that the eviction-order test can put
+# its keys in one bucket and every run evicts the same entries), mount
+# avcrcufs, run every test program and the in-kernel torture test
+# (avc_torture.sh), at the first load also the programs whose subject does
+# not depend on the mode (AVC_RCU_ONCE_TESTS: the avcstat test, the memory
+# test and the tracepoints' test), umount, rmmod, and check that the
+# kernel log gained no line matching bad-patterns (lib/bad-patterns, the
+# list the QEMU runner scans the console with).  Then the wrap-around
+# phase: for each of its programs a module loaded with the first load's
+# parameters and seqno_start just below 2^32, so that their loads cross
+# the seqno's wrap-around; its kernel log check.  Then the unload test
+# once.  A lane of make check (tools/testing/lanes/) sets these.
 #
 # Prints TAP version 13 with each program's own TAP nested as "# " lines,
 # kselftest style, and ends with exactly one line
@@ -32,16 +32,20 @@
 #
 # Environment (defaults in brackets):
 #   AVC_RCU_KO [/avc_rcu/avc_rcu.ko]   AVC_RCU_MNT [/sys/fs/avc_rcu]
-#   AVC_RCU_MODES [rcu spinlock rwlock]
-#   AVC_RCU_SLOTS_LIST [512 64 16]     slots for the 1st, 2nd, ... mode
-#   AVC_RCU_RECLAIMS [lru]             reclaim policy for the 1st, 2nd, ...
-#   AVC_RCU_SEEDS [1 2 3]              hash_seed for the 1st, 2nd, ...
-#                                      (lists shorter than the modes repeat)
+#   AVC_RCU_LOADS [sync=rcu slots=512; sync=spinlock slots=64;
+#                  sync=rwlock slots=16]
+#                                      the module loads, ';' between two:
+#                                      each the insmod parameters, sync,
+#                                      slots, reclaim and hash_seed
+#                                      defaulting to rcu, 512, lru and the
+#                                      load's number; "PARAMS : PROGRAMS"
+#                                      runs PROGRAMS at that load instead
+#                                      of AVC_RCU_TESTS
 #   AVCSTAT [/avc_rcu/avcstat]         AVC_TEST_TIMEOUT [900] per program
-#   AVC_RCU_TESTS                      the programs run in every mode
+#   AVC_RCU_TESTS                      the programs run at every load
 #                                      (empty: none)
 #   AVC_RCU_ONCE_TESTS [avcstat_test.sh avc_memory avc_tracepoints.sh]
-#                                      run in the first mode only
+#                                      run at the first load only
 #   AVC_RCU_FAULTS [0]: 1 adds avc_faults to the default
 #                        AVC_RCU_ONCE_TESTS on a kernel with
 #                        /proc/self/fail-nth (the debug kernel)
@@ -80,10 +84,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 export AVC_RCU_IN_SUITE=1
 KO=${AVC_RCU_KO:-/avc_rcu/avc_rcu.ko}
 MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
-MODES=${AVC_RCU_MODES:-rcu spinlock rwlock}
-SLOTS_LIST=${AVC_RCU_SLOTS_LIST:-512 64 16}
-RECLAIMS=${AVC_RCU_RECLAIMS:-lru}
-SEEDS=${AVC_RCU_SEEDS:-1 2 3}
+LOADS=${AVC_RCU_LOADS:-sync=rcu slots=512; sync=spinlock slots=64; sync=rwlock slots=16}
 AVCSTAT=${AVCSTAT:-/avc_rcu/avcstat}
 TIMEOUT=${AVC_TEST_TIMEOUT:-900}
 # avc_threshold first: it checks the default value of a fresh module.
@@ -312,8 +313,30 @@ unload_module() {
 	fi
 }
 
-nth() {
-	echo "$2" | awk -v i="$1" '{ print $(1 + (i - 1) % NF) }'
+# load_params N: the Nth load's parameters ($LOADS), the defaults filled
+# in; sets params, programs (its own, else $TESTS) and tag (the test
+# names' suffix: "[MODE slots=N reclaim=P ...]", the seed left out).
+load_params() {
+	entry=$(echo "$LOADS" | awk -v n="$1" 'BEGIN { RS = ";" } NR == n')
+	programs=$TESTS
+	case $entry in
+	*:*) programs=${entry#*:} entry=${entry%%:*} ;;
+	esac
+	eval "$(echo "$entry" | awk -v n="$1" '{
+		v["sync"] = "rcu"; v["slots"] = 512; v["reclaim"] = "lru"
+		v["hash_seed"] = n
+		for (i = 1; i <= NF; i++) {
+			k = $i; sub(/=.*/, "", k)
+			if (!(k in v))
+				rest = rest " " $i
+			v[k] = substr($i, length(k) + 2)
+		}
+		printf "sync=\047%s\047 slots=\047%s\047 ", v["sync"], v["slots"]
+		printf "params=\047sync=%s slots=%s reclaim=%s hash_seed=%s%s\047 ",
+			v["sync"], v["slots"], v["reclaim"], v["hash_seed"], rest
+		printf "tag=\047[%s slots=%s reclaim=%s%s]\047\n",
+			v["sync"], v["slots"], v["reclaim"], rest
+	}')"
 }
 
 # load_module PARAMS...: insmod and mount; sets setup_err on failure.
@@ -366,21 +389,26 @@ words() {
 	echo "$1" | awk '{ print NF }'
 }
 
-nmodes=$(words "$MODES")
-ntests=$(words "$TESTS")
+nloads=$(echo "$LOADS" | awk 'BEGIN { RS = ";" } NF { n = NR } END { print n + 0 }')
+ncases=0
+i=0
+while [ $i -lt "$nloads" ]; do
+	i=$((i + 1))
+	load_params $i
+	ncases=$((ncases + $(words "$programs") + 1))	# and its log check
+done
 nonce=$(words "$ONCE_TESTS")
 nwrap=$(words "$WRAP_TESTS")
 [ "$nwrap" -eq 0 ] || nwrap=$((nwrap + 1))	# and its kernel log check
-[ "$nmodes" -gt 0 ] || { nonce=0; nwrap=0; }
+[ "$nloads" -gt 0 ] || { nonce=0; nwrap=0; }
 
 echo "TAP version 13"
 nextra=0
 [ "$UTIL_TEST" = 0 ] || nextra=$((nextra + 1))
 [ "$UNLOAD_TEST" = 0 ] || nextra=$((nextra + 1))
 [ "$KUNIT" = 0 ] || nextra=$((nextra + 2))	# and its kernel log check
-echo "1..$((nextra + nmodes * (ntests + 1) + nonce + nwrap))"
-echo "# avc_rcu suite: modes '$MODES', slots '$SLOTS_LIST'," \
-	"reclaim '$RECLAIMS', seeds '$SEEDS', module $KO"
+echo "1..$((nextra + ncases + nonce + nwrap))"
+echo "# avc_rcu suite: loads '$LOADS', module $KO"
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs online"
 echo "# once: '$ONCE_TESTS'; across the seqno wrap from $WRAP_SEQNO:" \
 	"'$WRAP_TESTS'; stress ${AVC_STRESS_SECONDS:-default} s," \
@@ -413,22 +441,18 @@ fi
 unload_module || echo "# could not unload a leftover avc_rcu"
 
 i=0
-for mode in $MODES; do
+while [ $i -lt "$nloads" ]; do
 	i=$((i + 1))
-	slots=$(nth $i "$SLOTS_LIST")
-	reclaim=$(nth $i "$RECLAIMS")
-	seed=$(nth $i "$SEEDS")
-	params="sync=$mode slots=$slots reclaim=$reclaim hash_seed=$seed"
-	tag="[$mode slots=$slots reclaim=$reclaim]"
+	load_params $i
 	[ $i -gt 1 ] || { first_params=$params; first_tag=$tag; }
 	log0=$(kernel_bad_count)
-	export AVC_RCU_SYNC="$mode" AVC_RCU_SLOTS="$slots"
+	export AVC_RCU_SYNC="$sync" AVC_RCU_SLOTS="$slots"
 
 	# shellcheck disable=SC2086
 	load_module $params
 	first=1
-	tests=$TESTS
-	[ $i -gt 1 ] || tests="$TESTS $ONCE_TESTS"
+	tests=$programs
+	[ $i -gt 1 ] || tests="$programs $ONCE_TESTS"
 	for t in $tests; do
 		run_test "$t" "$t $tag" $first
 		first=0
@@ -439,11 +463,12 @@ for mode in $MODES; do
 done
 
 # Across the wrap-around: each program on a module of its own whose policy
-# seqno starts just below 2^32, in the first mode.
+# seqno starts just below 2^32, with the first load's parameters.
 if [ "$nwrap" -gt 0 ]; then
+	load_params 1
 	tag="${first_tag%]} seqno_start=$WRAP_SEQNO]"
 	log0=$(kernel_bad_count)
-	export AVC_RCU_SYNC="${MODES%% *}" AVC_RCU_SLOTS="$(nth 1 "$SLOTS_LIST")"
+	export AVC_RCU_SYNC="$sync" AVC_RCU_SLOTS="$slots"
 	for t in $WRAP_TESTS; do
 		# shellcheck disable=SC2086
 		load_module $first_params seqno_start=$WRAP_SEQNO
