@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * avc_record - record every AVC lookup the running kernel makes while a
- * command runs, as an AVC trace (include/uapi/linux/avc_rcu_trace.h)
+ * command runs, as an AVC trace (tools/avc_trace/avc_trace_format.h)
  *
  *   avc_record -o TRACE [-m META] [-b KB] [-w NAME] [-i PIDFILE]
  *              -- CMD [ARGS...]
@@ -74,7 +74,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/avc_rcu_trace.h>
+#include "avc_trace_format.h"
 
 #define PROG		"avc_record"
 #define TRACEFS		"/sys/kernel/tracing"
@@ -591,7 +591,7 @@ static void print_usage(FILE *f)
 {
 	fprintf(f, "usage: %s -o TRACE [-m META] [-b KB] [-w NAME] [-i PIDFILE]\n"
 		"           -- CMD [ARGS...]\n"
-		"  -o TRACE  the recorded trace (avc_rcu_trace.h format)\n"
+		"  -o TRACE  the recorded trace (avc_trace_format.h format)\n"
 		"  -m META   its metadata, key=value lines\n"
 		"  -b KB     tracefs ring buffer per CPU (default 262144)\n"
 		"  -w NAME   the workload's name, for META (default: CMD)\n"

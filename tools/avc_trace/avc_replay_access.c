@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_replay_access - replay an AVC trace (avc_rcu_trace.h) through
+ * avc_replay_access - replay an AVC trace (avc_trace_format.h) through
  * avc_rcu's access file, end to end: the same path a userspace query
  * takes, one write(2) and one read(2) per lookup, where avc_rcu_replay.ko
  * calls the exported API in the kernel.
@@ -47,7 +47,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <linux/avc_rcu_trace.h>
+#include "avc_trace_format.h"
 #include "trace_oracle.h"
 
 #define PROG	"avc_replay_access"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_tracegen - write a synthetic AVC trace (avc_rcu_trace.h) to stdout
+ * avc_tracegen - write a synthetic AVC trace (avc_trace_format.h) to stdout
  *
  *   avc_tracegen [-n LOOKUPS] [-s SEED] STREAM [ARGS...]
  *
@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include <endian.h>
 
-#include <linux/avc_rcu_trace.h>
+#include "avc_trace_format.h"
 
 #define PROG	"avc_tracegen"
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

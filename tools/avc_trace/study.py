@@ -7,7 +7,7 @@
   study.py [--replay-log LOG] [--seed-log SEED=LOG ...] [--plots DIR]
            [--thresholds LIST] TRACE...
 
-TRACE is an AVC trace (include/uapi/linux/avc_rcu_trace.h), plain or .xz,
+TRACE is an AVC trace (tools/avc_trace/avc_trace_format.h), plain or .xz,
 with its NAME.meta beside it.  For each trace it prints what the trace
 itself says, computed here on the host: lookups, distinct keys, resets,
 the working set over time (distinct keys in every sliding window of 1000,

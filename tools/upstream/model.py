@@ -35,7 +35,7 @@ function: the model is then the native replay's cache under that seed,
 stock as reclaim=newest and patched as reclaim=lru, and must count what
 the replay counts (report.py --self-test holds it to that).
 
-TRACE is an avc_rcu_trace.h trace (version 1 or 2), plain or
+TRACE is an avc_trace_format.h trace (version 1 or 2), plain or
 xz-compressed.
 """
 

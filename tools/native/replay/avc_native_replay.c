@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_native_replay: replay AVC traces (include/uapi/linux/avc_rcu_trace.h)
+ * avc_native_replay: replay AVC traces (tools/avc_trace/avc_trace_format.h)
  * through the core built natively, as tools/avc_trace/replay does through
  * the module in a guest, in a fraction of the time; or through a model of
  * upstream SELinux's AVC (upstream_avc.c).
@@ -83,7 +83,7 @@
 #include <linux/err.h>
 #include <linux/log2.h>
 #include "glue.h"
-#include <uapi/linux/avc_rcu_trace.h>
+#include "../../avc_trace/avc_trace_format.h"
 #include "upstream_avc.h"
 #include "../../avc_trace/trace_oracle.h"
 

@@ -1,7 +1,9 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
- * avc_rcu: the AVC trace format, shared by the recorder, the synthetic
- * stream generator, the replay module and the replay tools.
+ * avc_rcu: the AVC trace format (recorded lookups, not the tracepoints),
+ * shared by the recorder, the synthetic stream generator, the replay
+ * module and the replay tools.  The module itself never reads it, so it
+ * lives with those tools, not in the module's uapi.
  *
  * A trace is a header and then fixed-size records, every field
  * little-endian, nothing between them and nothing after the last:
@@ -21,8 +23,8 @@
  * hit.  Version 1 records carry the key, the CPU and (for updates) the
  * permissions only; readers read both.
  */
-#ifndef _UAPI_LINUX_AVC_RCU_TRACE_H
-#define _UAPI_LINUX_AVC_RCU_TRACE_H
+#ifndef AVC_TRACE_FORMAT_H
+#define AVC_TRACE_FORMAT_H
 
 #include <linux/types.h>
 
@@ -128,4 +130,4 @@ struct avc_trace_record2 {
 	__le32 reserved2;
 };
 
-#endif /* _UAPI_LINUX_AVC_RCU_TRACE_H */
+#endif /* AVC_TRACE_FORMAT_H */
