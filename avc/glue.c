@@ -64,39 +64,9 @@ void avc_rcu_teardown_cache(void)
 }
 
 /**
- * avc_rcu_setup() - avc_core_init(), then avc_rcu_setup_cache()
- * @cfg: the load-time choices
- *
- * Return: 0 or a negative errno.
- */
-int avc_rcu_setup(const struct avc_rcu_config *cfg)
-{
-	int err;
-
-	err = avc_core_init();
-	if (err)
-		return err;
-	err = avc_rcu_setup_cache(cfg);
-	if (err)
-		avc_core_exit();
-	return err;
-}
-
-/**
- * avc_rcu_teardown() - free everything avc_rcu_setup() made
- *
- * No lookup may be running or start.
- */
-void avc_rcu_teardown(void)
-{
-	avc_rcu_teardown_cache();
-	avc_core_exit();
-}
-
-/**
  * avc_rcu_cache() - the module's cache
  *
- * Return: the cache avc_rcu_setup() made.
+ * Return: the cache avc_rcu_setup_cache() made.
  */
 struct avc_cache *avc_rcu_cache(void)
 {
@@ -123,30 +93,12 @@ static int avc_rcu_loaded(int err, struct avc_ss_loaded *ld, u64 start)
 }
 
 /**
- * avc_rcu_load_policy() - replace the policy and reset the cache
- * @text: policy text (not NUL-terminated)
- * @len: its length
- *
- * Sleeps.  When it returns 0, no lookup that starts afterwards returns a
- * decision of an older policy.
- *
- * Return: 0, -EINVAL for a bad line (logged), -ENOMEM.
- */
-int avc_rcu_load_policy(const char *text, size_t len)
-{
-	u64 start = ktime_get_ns();
-	struct avc_ss_loaded ld;
-
-	return avc_rcu_loaded(avc_ss_load(&avc_rcu_ss, text, len, &ld), &ld,
-			      start);
-}
-
-/**
  * avc_rcu_load_parsed() - replace the policy by a parsed text, reset the
  *	cache
  * @p: a parser fed the whole text; the caller still frees it
  *
- * Sleeps.  As avc_rcu_load_policy(), for a text written in pieces.
+ * Sleeps.  When it returns 0, no lookup that starts afterwards returns a
+ * decision of an older policy.
  *
  * Return: 0, -EINVAL for a bad line (logged), -ENOMEM, or the error the
  * parser met earlier.

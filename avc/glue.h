@@ -29,10 +29,7 @@ struct avc_rcu_config {
 
 int avc_rcu_setup_cache(const struct avc_rcu_config *cfg);
 void avc_rcu_teardown_cache(void);
-int avc_rcu_setup(const struct avc_rcu_config *cfg);
-void avc_rcu_teardown(void);
 struct avc_cache *avc_rcu_cache(void);
-int avc_rcu_load_policy(const char *text, size_t len);
 int avc_rcu_load_parsed(struct avc_policy_parser *p);
 
 #endif /* _AVC_RCU_GLUE_H */

@@ -141,7 +141,8 @@ static int __init avc_rcu_init(void)
 static void __exit avc_rcu_exit(void)
 {
 	avcrcufs_exit();
-	avc_rcu_teardown();
+	avc_rcu_teardown_cache();
+	avc_core_exit();
 }
 
 module_init(avc_rcu_init);

@@ -40,6 +40,7 @@
 
 #include <linux/kernel.h>
 #include "glue.h"
+#include <avc_native/setup.h>
 #include "plain.h"
 
 #define NKEYS		64

@@ -58,6 +58,7 @@
 
 #include <linux/kernel.h>
 #include "glue.h"
+#include <avc_native/setup.h>
 #include "ss.h"
 #include "avc_rcu_trace.h"
 #include "upstream61.h"

@@ -16,6 +16,7 @@
 
 #include "fuzz.h"
 #include "glue.h"
+#include <avc_native/setup.h>
 #include "avc_model.h"
 
 #define REQUEST_MAX	128	/* AVCRCUFS_ACCESS_REQUEST_MAX */

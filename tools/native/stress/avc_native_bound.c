@@ -67,6 +67,7 @@
 
 #include <linux/kernel.h>
 #include "glue.h"
+#include <avc_native/setup.h>
 #include "avc_oracle.h"
 #include "avc_rcu_trace.h"
 

@@ -43,6 +43,7 @@
 
 #include <linux/kernel.h>
 #include "glue.h"
+#include <avc_native/setup.h>
 #include "avc_model.h"
 
 #define SLOTS		64
