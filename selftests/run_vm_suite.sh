@@ -444,7 +444,6 @@ i=0
 while [ $i -lt "$nloads" ]; do
 	i=$((i + 1))
 	load_params $i
-	[ $i -gt 1 ] || { first_params=$params; first_tag=$tag; }
 	log0=$(kernel_bad_count)
 	export AVC_RCU_SYNC="$sync" AVC_RCU_SLOTS="$slots"
 
@@ -466,12 +465,12 @@ done
 # seqno starts just below 2^32, with the first load's parameters.
 if [ "$nwrap" -gt 0 ]; then
 	load_params 1
-	tag="${first_tag%]} seqno_start=$WRAP_SEQNO]"
+	tag="${tag%]} seqno_start=$WRAP_SEQNO]"
 	log0=$(kernel_bad_count)
 	export AVC_RCU_SYNC="$sync" AVC_RCU_SLOTS="$slots"
 	for t in $WRAP_TESTS; do
 		# shellcheck disable=SC2086
-		load_module $first_params seqno_start=$WRAP_SEQNO
+		load_module $params seqno_start=$WRAP_SEQNO
 		run_test "$t" "$t $tag" 1
 		unload_or_fail "$t $tag"
 	done

@@ -9,7 +9,7 @@
 # Sourced by bash (tools/testing/check, tools/testing/vm/boot-loop).
 
 lane_read() {
-	local file=$1 key rest n=0 loads=()
+	local file=$1 key rest n=0 loads=() vars=() v
 
 	lane_title='' lane_kernel='' lane_cpus='' lane_boot=''
 	lane_env=()
@@ -33,9 +33,7 @@ lane_read() {
 		once) lane_env+=("AVC_RCU_ONCE_TESTS=$rest") ;;
 		wrap) lane_env+=("AVC_RCU_WRAP_TESTS=$rest") ;;
 		env)
-			local -a vars
 			read -r -a vars <<<"$rest"
-			local v
 			for v in "${vars[@]}"; do
 				[[ $v =~ ^AVC_[A-Z0-9_]+=[^\ ]*$ ]] || {
 					echo "$file:$n: not AVC_...=VALUE: $v" >&2
