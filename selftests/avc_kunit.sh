@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# avc_rcu_kunit.ko's KUnit suites (avc/cache_kunit.c, avc/ss/ss_kunit.c)
-# as TAP, on a kernel with KUnit and its debugfs results (the debug
-# kernel).  Runs as root in the guest (busybox ash); prints TAP version
-# 13 with one case per KUnit test case, named SUITE.CASE, and the plan
-# last (the number of cases is known once the suites have run).
+# avc_rcu_kunit.ko's KUnit suites (avc/cache_kunit.c, avc/ss/ss_kunit.c,
+# selinuxfs/threshold_kunit.c) as TAP, on a kernel with KUnit and its
+# debugfs results (the debug kernel).  Runs as root in the guest (busybox
+# ash); prints TAP version 13 with one case per KUnit test case, named
+# SUITE.CASE, and the plan last (the number of cases is known once the
+# suites have run).
 #
 # The suites run while insmod loads the module; each one's KTAP is then
 # read from /sys/kernel/debug/kunit/SUITE/results, and the module is
@@ -23,7 +24,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 KO=${AVC_RCU_KUNIT_KO:-$HERE/avc_rcu_kunit.ko}
 DBG=/sys/kernel/debug
 # The suites the module defines, each of which must have run.
-SUITES="avc_rcu_evict avc_rcu_insert avc_rcu_order avc_rcu_ss"
+SUITES="avc_rcu_evict avc_rcu_insert avc_rcu_order avc_rcu_ss avc_rcu_threshold"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_kunit.XXXXXX")
 
 # shellcheck source=selftests/lib/ktap.sh

@@ -15,6 +15,7 @@
 #include <linux/uaccess.h>
 #include "glue.h"
 #include "avcrcufs.h"
+#include "threshold.h"
 
 /* Enough for "1048576\n" and then some, so a 20-digit value is seen whole. */
 #define AVCRCUFS_THRESHOLD_BUF	32
@@ -62,7 +63,7 @@ static ssize_t avcrcufs_threshold_write(struct file *file,
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
-	if (avc_parse_threshold(buf, count, &val))
+	if (avcrcufs_parse_threshold(buf, count, &val))
 		return -EINVAL;
 	avc_cache_set_threshold(avc_rcu_cache(), val);
 	avcrcufs_threshold_notice(val);

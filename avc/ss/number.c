@@ -6,8 +6,8 @@
  * A number is decimal or 0x-prefixed hexadecimal, unsigned and at most
  * 2^32 - 1.  Unlike kstrtou32(base 0) a leading zero does not mean octal:
  * "010" is ten, as a policy writer expects.  Fields are separated by spaces
- * or tabs; nothing else is skipped.  A cache_threshold value is stricter:
- * decimal digits only (avc_parse_threshold()).
+ * or tabs; nothing else is skipped.  (A cache_threshold value is a
+ * selinuxfs format, stricter: selinuxfs/threshold.c.)
  */
 
 #include <linux/ctype.h>
@@ -86,39 +86,4 @@ int avc_parse_fields(const char *s, size_t len, u32 *vals,
 			return err;
 	}
 	return n == nvals ? 0 : -EINVAL;
-}
-
-/**
- * avc_parse_threshold() - parse a value written to avc/cache_threshold
- * @buf: the text (not NUL-terminated)
- * @len: its length
- * @val: where to store the value
- *
- * Strictly a decimal number from %AVC_RCU_THRESHOLD_MIN to
- * %AVC_RCU_THRESHOLD_MAX with at most one trailing newline: no sign, no
- * blanks, no base prefix (leading zeros are digits like any other).
- * Reads exactly @len bytes.
- *
- * Return: 0, or -EINVAL for anything else, leaving @val unchanged.
- */
-int avc_parse_threshold(const char *buf, size_t len, unsigned int *val)
-{
-	unsigned int v = 0;
-	size_t i;
-
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (!len)
-		return -EINVAL;
-	for (i = 0; i < len; i++) {
-		if (!isdigit(buf[i]))
-			return -EINVAL;
-		v = v * 10 + (buf[i] - '0');
-		if (v > AVC_RCU_THRESHOLD_MAX)
-			return -EINVAL;
-	}
-	if (v < AVC_RCU_THRESHOLD_MIN)
-		return -EINVAL;
-	*val = v;
-	return 0;
 }

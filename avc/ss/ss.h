@@ -9,7 +9,7 @@
  * The policy in force is published by RCU, so a computation never waits
  * for a load (services.c); the policy's layout and text format are
  * policydb.h's and policydb.c's; number.c parses the numbers of the policy
- * text, of the access file and of avc/cache_threshold.
+ * text and of the access file.
  */
 #ifndef _AVC_RCU_SS_H
 #define _AVC_RCU_SS_H
@@ -81,7 +81,6 @@ u32 avc_ss_seqno(struct avc_ss *ss);
 int avc_parse_u32(const char *s, size_t len, u32 *val);
 int avc_parse_fields(const char *s, size_t len, u32 *vals,
 		     unsigned int nvals);
-int avc_parse_threshold(const char *buf, size_t len, unsigned int *val);
 
 /* What separates fields, in the policy text and in access requests. */
 static inline bool avc_is_blank(char ch)

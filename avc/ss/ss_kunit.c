@@ -71,11 +71,6 @@ static int fields(const char *s, u32 *f, unsigned int n)
 	return avc_parse_fields(s, strlen(s), f, n);
 }
 
-static int threshold(const char *s, unsigned int *v)
-{
-	return avc_parse_threshold(s, strlen(s), v);
-}
-
 static void number_fields(struct kunit *test)
 {
 	u32 f[4];
@@ -96,31 +91,6 @@ static void number_fields(struct kunit *test)
 			-ERANGE);
 	KUNIT_EXPECT_EQ(test, fields("", f, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, fields("", f, 0), 0);
-}
-
-static void number_threshold(struct kunit *test)
-{
-	unsigned int v = 77;
-
-	KUNIT_EXPECT_EQ(test, threshold("1", &v), 0);
-	KUNIT_EXPECT_EQ(test, v, 1U);
-	KUNIT_EXPECT_EQ(test, threshold("1048576\n", &v), 0);
-	KUNIT_EXPECT_EQ(test, v, 1048576U);
-	KUNIT_EXPECT_EQ(test, threshold("0512", &v), 0);
-	KUNIT_EXPECT_EQ(test, v, 512U);
-	v = 77;
-	KUNIT_EXPECT_EQ(test, threshold("0", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold("1048577", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold("99999999999", &v),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold("0x10", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold("+5", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold(" 5", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold("5 ", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold("5\n\n", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold("\n", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, threshold("", &v), -EINVAL);
-	KUNIT_EXPECT_EQ(test, v, 77U);	/* unchanged by every failure */
 }
 
 static const struct avc_rule *rule(const struct avc_policydb *db, u32 s,
@@ -321,7 +291,6 @@ static void decision(struct kunit *test)
 static struct kunit_case avc_ss_cases[] = {
 	KUNIT_CASE(number_u32),
 	KUNIT_CASE(number_fields),
-	KUNIT_CASE(number_threshold),
 	KUNIT_CASE(policy_parse),
 	KUNIT_CASE(policy_bad_lines),
 	KUNIT_CASE(policy_pieces),

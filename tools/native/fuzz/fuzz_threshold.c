@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: the avc/cache_threshold parser, avc_parse_threshold()
- * (avc/ss/number.c), against its grammar: decimal digits only (leading
+ * Fuzz target: the avc/cache_threshold parser, avcrcufs_parse_threshold()
+ * (selinuxfs/threshold.c), against its grammar: decimal digits only (leading
  * zeros allowed), one optional trailing newline, a value from
  * AVC_RCU_THRESHOLD_MIN to AVC_RCU_THRESHOLD_MAX; -EINVAL for anything
  * else, leaving the value untouched.  The text is the whole input, in a
  * buffer of its exact length and without a NUL after it.
  */
 #include "fuzz.h"
+#include "threshold.h"
 
 #define FUZZ_CANARY	0xa5a5a5a5U
 
@@ -41,7 +42,7 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 
 	fuzz_setup();
 	text = fuzz_dup(data, size);
-	err = avc_parse_threshold(text, size, &v);
+	err = avcrcufs_parse_threshold(text, size, &v);
 	if (ref_threshold(text, size, &ref_v)) {
 		fuzz_assert(!err);
 		fuzz_assert(v == ref_v);
