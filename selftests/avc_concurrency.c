@@ -10,7 +10,7 @@
  * - The loader is the only one to load.  Before each load it reads the
  *   seqno s and loads policy(s + 1), a pure function of the seqno
  *   (avc_oracle.h), so any reply can be checked against
- *   avc_oracle_expected(key, reply.seqno).
+ *   tst_oracle_expected(key, reply.seqno).
  * - Freshness: before a query a reader notes the last seqno whose load
  *   had returned; the reply's seqno may not be older (a stale decision
  *   served or inserted after a flush shows up here), nor newer than the
@@ -54,7 +54,7 @@
 #define NHOT	64
 
 struct shared {
-	struct avc_oracle oracle;	/* the policies loaded */
+	struct tst_oracle oracle;	/* the policies loaded */
 	atomic_uint completed;		/* seqno of the last load returned */
 	atomic_uint started;		/* seqno of the load in flight */
 	atomic_uint bound;		/* threshold held now; 0: moving */
@@ -106,25 +106,25 @@ static void fail(struct shared *sh, const char *fmt, ...)
 }
 
 /* Load policy(seqno + 1); returns 0 or -1 after fail(). */
-static int load_next(struct shared *sh, struct avc_buf *buf)
+static int load_next(struct shared *sh, struct tst_buf *buf)
 {
 	__u32 s, after;
 	int ret;
 
-	ret = avc_read_seqno(&s);
+	ret = tst_read_seqno(&s);
 	if (ret) {
 		fail(sh, "loader: reading seqno: %s", strerror(-ret));
 		return -1;
 	}
-	avc_oracle_policy_text(&sh->oracle, s + 1, buf);
+	tst_oracle_policy_text(&sh->oracle, s + 1, buf);
 	atomic_store(&sh->started, s + 1);
-	ret = avc_load_policy(buf->data, buf->len);
+	ret = tst_load_policy(buf->data, buf->len);
 	if (ret) {
 		fail(sh, "loader: loading policy for seqno %u: %s", s + 1,
 		     strerror(-ret));
 		return -1;
 	}
-	ret = avc_read_seqno(&after);
+	ret = tst_read_seqno(&after);
 	if (ret || after != s + 1) {
 		fail(sh, "loader: seqno %u after loading over %u (%s)", after,
 		     s, strerror(-ret));
@@ -138,12 +138,12 @@ static int load_next(struct shared *sh, struct avc_buf *buf)
 static void *loader(void *arg)
 {
 	struct shared *sh = arg;
-	struct avc_buf buf = { 0 };
+	struct tst_buf buf = { 0 };
 
 	while (!atomic_load(&sh->stop))
 		if (load_next(sh, &buf))
 			break;
-	avc_buf_free(&buf);
+	tst_buf_free(&buf);
 	return NULL;
 }
 
@@ -186,7 +186,7 @@ static void *threshold_mover(void *arg)
 	};
 	struct shared *sh = arg;
 	struct timespec pause = { 0, 500000 }, hold = { 0, 20000000 };
-	struct avc_hash_stats_file hs;
+	struct tst_hash_stats_file hs;
 	unsigned long *seen;
 	unsigned int i = 0;
 	__u32 v;
@@ -202,7 +202,7 @@ static void *threshold_mover(void *arg)
 		v = values[i++ % ARRAY_LEN(values)];
 		atomic_store(&sh->bound, 0);
 		atomic_fetch_add(&sh->bound_gen, 1);
-		ret = avc_write_threshold(v);
+		ret = tst_write_threshold(v);
 		if (ret) {
 			fail(sh, "threshold mover: %s", strerror(-ret));
 			break;
@@ -213,9 +213,9 @@ static void *threshold_mover(void *arg)
 			continue;
 		}
 		readers_mark(sh, seen);
-		until = avc_now_ms() + 1000;
+		until = tst_now_ms() + 1000;
 		do {
-			ret = avc_read_hash_stats(&hs);
+			ret = tst_read_hash_stats(&hs);
 			if (ret) {
 				fail(sh, "threshold mover: hash_stats: %s",
 				     strerror(-ret));
@@ -225,7 +225,7 @@ static void *threshold_mover(void *arg)
 			    readers_moved_on(sh, seen))
 				break;
 			nanosleep(&pause, NULL);
-		} while (!atomic_load(&sh->stop) && avc_now_ms() < until);
+		} while (!atomic_load(&sh->stop) && tst_now_ms() < until);
 		if (ret)
 			break;
 		if (hs.entries > (long)(v + CHUNK + sh->readers) ||
@@ -249,19 +249,19 @@ static void *stats_reader(void *arg)
 {
 	struct timespec pause = { 0, 2000000 };
 	struct shared *sh = arg;
-	struct avc_cache_stats_sum cs;
-	struct avc_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
 	char text[256];
 	ssize_t len;
 	int ret;
 
-	struct avc_cache_stats_sum prev = { 0 };
+	struct tst_cache_stats_sum prev = { 0 };
 	unsigned int gen, b, col;
 	__u32 seq, last_seq = 0;
 	int have_prev = 0, have_seq = 0;
 
 	while (!atomic_load(&sh->stop)) {
-		ret = avc_read_seqno(&seq);
+		ret = tst_read_seqno(&seq);
 		if (ret) {
 			fail(sh, "seqno under load: %s", strerror(-ret));
 			break;
@@ -275,14 +275,14 @@ static void *stats_reader(void *arg)
 		have_seq = 1;
 		gen = atomic_load(&sh->bound_gen);
 		b = atomic_load(&sh->bound);
-		len = avc_read_once(AVC_RCU_FILE_HASH_STATS, text,
+		len = tst_read_once(AVC_RCU_FILE_HASH_STATS, text,
 				    sizeof(text));
 		if (len < 0) {
 			fail(sh, "hash_stats under load: %s",
 			     strerror((int)-len));
 			break;
 		}
-		if (avc_parse_hash_stats(text, (size_t)len, &hs)) {
+		if (tst_parse_hash_stats(text, (size_t)len, &hs)) {
 			fail(sh, "hash_stats under load reads '%s'", text);
 			break;
 		}
@@ -302,7 +302,7 @@ static void *stats_reader(void *arg)
 				break;
 			}
 		}
-		ret = avc_read_cache_stats(&cs);
+		ret = tst_read_cache_stats(&cs);
 		if (ret) {
 			fail(sh, "cache_stats under load: %s", strerror(-ret));
 			break;
@@ -312,7 +312,7 @@ static void *stats_reader(void *arg)
 			     cs.rows, sh->possible);
 			break;
 		}
-		for (col = 0; have_prev && col < AVC_NR_STATS; col++) {
+		for (col = 0; have_prev && col < TST_NR_STATS; col++) {
 			if (seq_before(cs.sum[col], prev.sum[col])) {
 				fail(sh, "cache_stats column %u went back from %u to %u",
 				     col, prev.sum[col], cs.sum[col]);
@@ -343,29 +343,29 @@ static void *reader_thread(void *arg)
 
 	while (!atomic_load(&sh->stop)) {
 		__u32 s, t, c, lo, hi;
-		struct avc_decision d;
-		struct avc_reply r;
+		struct tst_decision d;
+		struct tst_reply r;
 		int ret;
 
-		if (avc_rand(&rng) % 4) {
-			const __u32 *k = sh->hot[avc_rand(&rng) % NHOT];
+		if (tst_rand(&rng) % 4) {
+			const __u32 *k = sh->hot[tst_rand(&rng) % NHOT];
 
 			s = k[0];
 			t = k[1];
 			c = k[2];
 		} else {
-			s = avc_rand_range(&rng, 1, NS);
-			t = avc_rand_range(&rng, 1, NT);
-			c = avc_rand_range(&rng, 1, NC);
+			s = tst_rand_range(&rng, 1, NS);
+			t = tst_rand_range(&rng, 1, NT);
+			c = tst_rand_range(&rng, 1, NC);
 		}
 		lo = atomic_load(&sh->completed);
-		ret = avc_access(s, t, c, (__u32)avc_rand(&rng), &r);
+		ret = tst_access(s, t, c, (__u32)tst_rand(&rng), &r);
 		hi = atomic_load(&sh->started);
 		atomic_fetch_add(&sh->calls[ra->id], 1);
 		if (ret) {
 			fail(sh, "reader %u: access %u %u %u: %s (reply '%s')",
 			     ra->id, s, t, c, strerror(-ret),
-			     avc_last_reply_text());
+			     tst_last_reply_text());
 			break;
 		}
 		if (seq_before(r.seqno, lo) || seq_before(hi, r.seqno)) {
@@ -377,12 +377,12 @@ static void *reader_thread(void *arg)
 			     "seqno from the future");
 			break;
 		}
-		avc_oracle_expected(&sh->oracle, s, t, c, r.seqno, &d);
-		if (avc_reply_matches(&r, &d, r.seqno)) {
+		tst_oracle_expected(&sh->oracle, s, t, c, r.seqno, &d);
+		if (tst_reply_matches(&r, &d, r.seqno)) {
 			fail(sh,
 			     "reader %u: access %u %u %u: got %s, expected %s (seqno %u)",
-			     ra->id, s, t, c, avc_reply_str(&r),
-			     avc_decision_str(&d), r.seqno);
+			     ra->id, s, t, c, tst_reply_str(&r),
+			     tst_decision_str(&d), r.seqno);
 			break;
 		}
 		n++;
@@ -410,7 +410,7 @@ static int hotpluggable(unsigned int *cpu, int max)
 	for (c = 1; c < 4096 && n < max; c++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%u/online", c);
-		if (avc_read_line(path, line, sizeof(line)))
+		if (tst_read_line(path, line, sizeof(line)))
 			continue;
 		if (!strcmp(line, "1") && !access(path, W_OK))
 			cpu[n++] = c;
@@ -424,7 +424,7 @@ static int set_online(unsigned int cpu, int on)
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online",
 		 cpu);
-	return avc_write_str(path, on ? "1" : "0");
+	return tst_write_str(path, on ? "1" : "0");
 }
 
 struct hotplug_arg {
@@ -488,14 +488,14 @@ static void *hotplugger(void *arg)
 static void *racing_loader(void *arg)
 {
 	struct shared *sh = arg;
-	struct avc_buf buf = { 0 };
+	struct tst_buf buf = { 0 };
 	__u64 rng = sh->seed ^ (__u64)pthread_self();
 	__u32 s, after, prev;
 	size_t a, b;
 	int fd, ret;
 
 	while (!atomic_load(&sh->stop)) {
-		fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
+		fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
 		if (fd < 0 && errno == EBUSY) {
 			atomic_fetch_add(&sh->busy, 1);
 			sched_yield();
@@ -505,7 +505,7 @@ static void *racing_loader(void *arg)
 			fail(sh, "racing loader: open: %s", strerror(errno));
 			break;
 		}
-		ret = avc_read_seqno(&s);
+		ret = tst_read_seqno(&s);
 		if (ret) {
 			close(fd);
 			fail(sh, "racing loader: seqno: %s", strerror(-ret));
@@ -523,9 +523,9 @@ static void *racing_loader(void *arg)
 			     "another loader got in");
 			break;
 		}
-		avc_oracle_policy_text(&sh->oracle, s + 1, &buf);
-		a = avc_rand_range(&rng, 0, (__u32)buf.len);
-		b = avc_rand_range(&rng, (__u32)a, (__u32)buf.len);
+		tst_oracle_policy_text(&sh->oracle, s + 1, &buf);
+		a = tst_rand_range(&rng, 0, (__u32)buf.len);
+		b = tst_rand_range(&rng, (__u32)a, (__u32)buf.len);
 		if (write(fd, buf.data, a) != (ssize_t)a ||
 		    write(fd, buf.data + a, b - a) != (ssize_t)(b - a) ||
 		    write(fd, buf.data + b, buf.len - b) !=
@@ -540,7 +540,7 @@ static void *racing_loader(void *arg)
 			break;
 		}
 		/* Others may have loaded since the close: not older. */
-		ret = avc_read_seqno(&after);
+		ret = tst_read_seqno(&after);
 		if (ret || seq_before(after, s + 1)) {
 			fail(sh, "racing loader: seqno %u after its load over %u (%s)",
 			     after, s, strerror(-ret));
@@ -549,7 +549,7 @@ static void *racing_loader(void *arg)
 		seq_raise(&sh->completed, s + 1);
 		atomic_fetch_add(&sh->loads, 1);
 	}
-	avc_buf_free(&buf);
+	tst_buf_free(&buf);
 	return NULL;
 }
 
@@ -577,13 +577,13 @@ static void run_stress(struct __test_metadata *_metadata,
 		       const struct run_plan *plan)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	struct avc_cache_stats_sum cs;
-	struct avc_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
 	struct hotplug_arg ha = { 0 };
 	struct reader_arg *ra;
 	pthread_t *rt, lt[8], tt, st, ht;
 	struct shared *sh;
-	struct avc_buf buf = { 0 };
+	struct tst_buf buf = { 0 };
 	unsigned int nl = plan->loaders ? plan->loaders : 1, l;
 	__u64 rng;
 	long i;
@@ -591,22 +591,22 @@ static void run_stress(struct __test_metadata *_metadata,
 	ASSERT_GE(ARRAY_LEN(lt), nl);
 	sh = calloc(1, sizeof(*sh));
 	ASSERT_NE(NULL, sh);
-	sh->oracle = (struct avc_oracle){
+	sh->oracle = (struct tst_oracle){
 		.ns = NS, .nt = NT, .nc = NC, .rule_mod = plan->rule_mod,
 	};
-	sh->seed = avc_seed();
+	sh->seed = tst_seed();
 	rng = sh->seed;
 	for (i = 0; i < NHOT; i++) {
-		sh->hot[i][0] = avc_rand_range(&rng, 1, NS);
-		sh->hot[i][1] = avc_rand_range(&rng, 1, NT);
-		sh->hot[i][2] = avc_rand_range(&rng, 1, NC);
+		sh->hot[i][0] = tst_rand_range(&rng, 1, NS);
+		sh->hot[i][1] = tst_rand_range(&rng, 1, NT);
+		sh->hot[i][2] = tst_rand_range(&rng, 1, NC);
 	}
 	if (cpus < 1)
 		cpus = 1;
 	sh->readers = (unsigned int)cpus;
 	sh->calls = calloc((size_t)cpus, sizeof(*sh->calls));
 	ASSERT_NE(NULL, sh->calls);
-	AVC_OK(avc_possible_cpus(&sh->possible));
+	TST_OK(tst_possible_cpus(&sh->possible));
 	if (plan->hotplug) {
 		ha.sh = sh;
 		ha.n = hotpluggable(ha.cpu, ARRAY_LEN(ha.cpu));
@@ -616,14 +616,14 @@ static void run_stress(struct __test_metadata *_metadata,
 			SKIP(return, "no CPU can go offline (%ld online)", cpus);
 		}
 	}
-	avc_diag("%ld readers, %u loader%s, %s%d CPUs to hotplug, %ld s, %s %u, AVC_SEED=%llu",
+	tst_diag("%ld readers, %u loader%s, %s%d CPUs to hotplug, %ld s, %s %u, AVC_SEED=%llu",
 		 cpus, nl, plan->loaders ? "s racing" : "",
 		 plan->mover ? "threshold mover, " : "", ha.n, plan->secs,
 		 "rule_mod", sh->oracle.rule_mod, (unsigned long long)sh->seed);
 
 	/* The first load: every reply from now on follows expected(). */
 	ASSERT_EQ(0, load_next(sh, &buf)) TH_LOG("%s", sh->why);
-	avc_buf_free(&buf);
+	tst_buf_free(&buf);
 
 	rt = calloc((size_t)cpus, sizeof(*rt));
 	ra = calloc((size_t)cpus, sizeof(*ra));
@@ -656,7 +656,7 @@ static void run_stress(struct __test_metadata *_metadata,
 	     !run_complete(sh, plan); l++)
 		usleep(100000);
 	if (l)
-		avc_diag("ran %u.%u s longer for every part to happen", l / 10,
+		tst_diag("ran %u.%u s longer for every part to happen", l / 10,
 			 l % 10);
 	atomic_store(&sh->stop, 1);
 	for (i = 0; i < cpus; i++)
@@ -672,10 +672,10 @@ static void run_stress(struct __test_metadata *_metadata,
 	}
 	pthread_join(st, NULL);
 
-	avc_diag("checked %lu answers; %lu loads (%lu EBUSY), %lu threshold writes,",
+	tst_diag("checked %lu answers; %lu loads (%lu EBUSY), %lu threshold writes,",
 		 atomic_load(&sh->checked), atomic_load(&sh->loads),
 		 atomic_load(&sh->busy), atomic_load(&sh->thr_moves));
-	avc_diag("%lu bound checks, %lu CPU hotplugs, %lu statistics reads",
+	tst_diag("%lu bound checks, %lu CPU hotplugs, %lu statistics reads",
 		 atomic_load(&sh->bound_checks), atomic_load(&sh->hotplugs),
 		 atomic_load(&sh->stat_reads));
 	ASSERT_EQ(0, atomic_load(&sh->failed)) TH_LOG("%s", sh->why);
@@ -690,9 +690,9 @@ static void run_stress(struct __test_metadata *_metadata,
 		EXPECT_LT(0, atomic_load(&sh->hotplugs));
 
 	/* Afterwards, idle: the counters agree again. */
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs);
-	EXPECT_EQ(cs.sum[AVC_LOOKUPS],
-		  (__u32)(cs.sum[AVC_HITS] + cs.sum[AVC_MISSES]));
+	TST_QUIESCE(TST_QUIESCE_MS, &hs, &cs);
+	EXPECT_EQ(cs.sum[TST_LOOKUPS],
+		  (__u32)(cs.sum[TST_HITS] + cs.sum[TST_MISSES]));
 	free(rt);
 	free(ra);
 	free(sh->calls);
@@ -700,7 +700,7 @@ static void run_stress(struct __test_metadata *_metadata,
 }
 
 FIXTURE(conc) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 };
 
 FIXTURE_VARIANT(conc) {
@@ -719,20 +719,20 @@ FIXTURE_VARIANT_ADD(conc, sparse) {
 
 FIXTURE_SETUP(conc)
 {
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
 }
 
 FIXTURE_TEARDOWN(conc)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 TEST_F_TIMEOUT(conc, readers_vs_reload_and_threshold, 600)
 {
 	struct run_plan plan = {
 		.rule_mod = variant->rule_mod, .mover = 1,
-		.secs = avc_env_long("AVC_STRESS_SECONDS", 3),
+		.secs = tst_env_long("AVC_STRESS_SECONDS", 3),
 	};
 
 	run_stress(_metadata, &plan);
@@ -740,19 +740,19 @@ TEST_F_TIMEOUT(conc, readers_vs_reload_and_threshold, 600)
 
 /* The same readers, a fixed threshold, and something else going on. */
 FIXTURE(race) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 };
 
 FIXTURE_SETUP(race)
 {
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
-	AVC_OK(avc_write_threshold(64));
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
+	TST_OK(tst_write_threshold(64));
 }
 
 FIXTURE_TEARDOWN(race)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 /* Three loaders race for the load file while the readers check. */
@@ -760,7 +760,7 @@ TEST_F_TIMEOUT(race, racing_loaders, 600)
 {
 	struct run_plan plan = {
 		.rule_mod = 8, .loaders = 3,
-		.secs = avc_env_long("AVC_STRESS_SECONDS", 3),
+		.secs = tst_env_long("AVC_STRESS_SECONDS", 3),
 	};
 
 	run_stress(_metadata, &plan);
@@ -775,7 +775,7 @@ TEST_F_TIMEOUT(race, cpu_hotplug, 600)
 {
 	struct run_plan plan = {
 		.rule_mod = 8, .hotplug = 1,
-		.secs = avc_env_long("AVC_STRESS_SECONDS", 3),
+		.secs = tst_env_long("AVC_STRESS_SECONDS", 3),
 	};
 
 	run_stress(_metadata, &plan);

@@ -76,7 +76,7 @@ static int read_param(const char *name, char *buf, size_t size)
 	ssize_t n;
 
 	snprintf(path, sizeof(path), PARAMS "%s", name);
-	n = avc_read_all(path, &text);
+	n = tst_read_all(path, &text);
 	if (n < 0)
 		return (int)n;
 	while (n && text[n - 1] == '\n')
@@ -87,7 +87,7 @@ static int read_param(const char *name, char *buf, size_t size)
 }
 
 FIXTURE(ev) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 	enum policy policy;
 	__u32 k[NKEYS + 1];	/* k[1..NKEYS]: ssids, all in one bucket */
 	unsigned long seed;
@@ -98,14 +98,14 @@ FIXTURE(ev) {
 FIXTURE_SETUP(ev)
 {
 	char text[64];
-	struct avc_hash_stats_file hs;
+	struct tst_hash_stats_file hs;
 	unsigned long seed;
 	__u32 s, bucket;
 	int n = 0;
 
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
-	AVC_OK(read_param("reclaim", text, sizeof(text)));
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
+	TST_OK(read_param("reclaim", text, sizeof(text)));
 	if (!strcmp(text, "lru"))
 		self->policy = LRU;
 	else if (!strcmp(text, "fifo"))
@@ -114,13 +114,13 @@ FIXTURE_SETUP(ev)
 		self->policy = NEWEST;
 	else
 		ASSERT_TRUE(0) TH_LOG("reclaim parameter '%s'", text);
-	AVC_OK(read_param("hash_seed", text, sizeof(text)));
+	TST_OK(read_param("hash_seed", text, sizeof(text)));
 	seed = strtoul(text, NULL, 10);
 	if (!seed) {
 		self->skip = 1;
 		return;
 	}
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	self->seed = seed;
 	self->mask = (__u32)hs.slots - 1;
 	/* The keys (s, TSID, TCLASS) of the first bucket that s = 1 hits. */
@@ -133,7 +133,7 @@ FIXTURE_SETUP(ev)
 
 FIXTURE_TEARDOWN(ev)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 /*
@@ -146,14 +146,14 @@ FIXTURE_TEARDOWN(ev)
 static int query_key(struct __test_metadata *_metadata, __u32 ssid,
 		     __u32 tsid)
 {
-	struct avc_cache_stats_sum a, b;
-	struct avc_reply r;
+	struct tst_cache_stats_sum a, b;
+	struct tst_reply r;
 
-	AVC_OK(avc_read_cache_stats(&a));
-	AVC_QUERY(ssid, tsid, TCLASS, 0, &r);
-	AVC_OK(avc_read_cache_stats(&b));
-	EXPECT_EQ(1, avc_stat_delta(&a, &b, AVC_LOOKUPS));
-	return (int)avc_stat_delta(&a, &b, AVC_HITS);
+	TST_OK(tst_read_cache_stats(&a));
+	TST_QUERY(ssid, tsid, TCLASS, 0, &r);
+	TST_OK(tst_read_cache_stats(&b));
+	EXPECT_EQ(1, tst_stat_delta(&a, &b, TST_LOOKUPS));
+	return (int)tst_stat_delta(&a, &b, TST_HITS);
 }
 
 /* Query key i; return 1 for a hit, 0 for a miss. */
@@ -190,12 +190,12 @@ static void hit(struct __test_metadata *_metadata, EV_SELF *self,
 static void start(struct __test_metadata *_metadata)
 {
 	static const char policy[] = "allow 1 1 1 1\n";
-	struct avc_hash_stats_file hs;
+	struct tst_hash_stats_file hs;
 
-	AVC_OK(avc_load_policy(policy, sizeof(policy) - 1));
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_load_policy(policy, sizeof(policy) - 1));
+	TST_OK(tst_read_hash_stats(&hs));
 	ASSERT_EQ(0, hs.entries);
-	AVC_OK(avc_write_threshold(T));
+	TST_OK(tst_write_threshold(T));
 }
 
 /*
@@ -207,7 +207,7 @@ static void expect_survivors(struct __test_metadata *_metadata,
 			     const int *want)
 {
 	static const char *const names[] = { "lru", "fifo", "newest" };
-	struct avc_hash_stats_file hs;
+	struct tst_hash_stats_file hs;
 	char alive[NKEYS + 1] = { 0 };
 	int i, n = 0;
 
@@ -215,9 +215,9 @@ static void expect_survivors(struct __test_metadata *_metadata,
 		alive[want[i]] = 1;
 		n++;
 	}
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	EXPECT_EQ(n, hs.entries);
-	AVC_OK(avc_write_threshold(AVC_RCU_THRESHOLD_MAX));
+	TST_OK(tst_write_threshold(AVC_RCU_THRESHOLD_MAX));
 	for (i = 1; i <= last; i++)
 		if (alive[i])
 			EXPECT_EQ(1, query(_metadata, self, i))
@@ -339,7 +339,7 @@ static void group_query(struct __test_metadata *_metadata, struct group *g,
 TEST_F(ev, the_hand_moves_on)
 {
 	struct group a, b, c, *x, *y;
-	struct avc_hash_stats_file hs;
+	struct tst_hash_stats_file hs;
 	__u32 t, refill;
 
 	if (self->skip)
@@ -353,33 +353,33 @@ TEST_F(ev, the_hand_moves_on)
 		group_make(self, &c, t, 2);
 
 	start(_metadata);
-	AVC_OK(avc_write_threshold(2 * CHUNK));
+	TST_OK(tst_write_threshold(2 * CHUNK));
 	group_query(_metadata, &a, 0, CHUNK, 0);
 	group_query(_metadata, &b, 0, CHUNK, 0);
 	group_query(_metadata, &c, 0, 1, 0);	/* the first reclaim */
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	ASSERT_EQ(CHUNK + 1, hs.entries);
 
 	/* Which bucket went: a's first key cached or not. */
-	AVC_OK(avc_write_threshold(AVC_RCU_THRESHOLD_MAX));
+	TST_OK(tst_write_threshold(AVC_RCU_THRESHOLD_MAX));
 	x = query_key(_metadata, a.s[0], a.tsid) ? &b : &a;
 	y = x == &a ? &b : &a;
-	AVC_OK(avc_write_threshold(2 * CHUNK));
+	TST_OK(tst_write_threshold(2 * CHUNK));
 	/*
 	 * Refill X with new keys up to the threshold (a's first key, if it
 	 * missed, is back in X already).
 	 */
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	refill = 2 * CHUNK - (__u32)hs.entries;
 	group_query(_metadata, x, CHUNK, CHUNK + refill, 0);
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	ASSERT_EQ(2 * CHUNK, hs.entries);
 	group_query(_metadata, &c, 1, 2, 0);	/* the second reclaim */
 
 	/* X's new keys all survived; the chunk came from Y and c. */
-	AVC_OK(avc_write_threshold(AVC_RCU_THRESHOLD_MAX));
+	TST_OK(tst_write_threshold(AVC_RCU_THRESHOLD_MAX));
 	group_query(_metadata, x, CHUNK, CHUNK + refill, 1);
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	EXPECT_EQ(CHUNK + 1, hs.entries)
 		TH_LOG("buckets %u (refilled), %u and %u", x->bucket,
 		       y->bucket, c.bucket);

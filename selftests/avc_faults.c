@@ -113,7 +113,7 @@ static int nth_consumed(int fd)
 /* The operations: 0 or -errno, with no allocation in this process. */
 static int op_load(const char *text, size_t len)
 {
-	int fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	int fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	ssize_t w;
 
 	if (fd < 0)
@@ -131,7 +131,7 @@ static int op_load(const char *text, size_t len)
 
 static int op_access(const char *req, size_t len, char *reply, size_t size)
 {
-	int fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	int fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR);
 	ssize_t r = 0;
 
 	if (fd < 0)
@@ -152,7 +152,7 @@ static int op_access(const char *req, size_t len, char *reply, size_t size)
 
 static int op_threshold(const char *val, size_t len)
 {
-	int fd = open(avc_path("avc/cache_threshold"), O_WRONLY);
+	int fd = open(tst_path("avc/cache_threshold"), O_WRONLY);
 	ssize_t w;
 
 	if (fd < 0)
@@ -169,21 +169,21 @@ static int op_threshold(const char *val, size_t len)
 struct state {
 	__u32 seqno;
 	__u32 threshold;
-	struct avc_hash_stats_file hs;
-	struct avc_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
 };
 
 static int read_state(struct state *s)
 {
 	int r;
 
-	r = avc_read_seqno(&s->seqno);
+	r = tst_read_seqno(&s->seqno);
 	if (!r)
-		r = avc_read_threshold(&s->threshold);
+		r = tst_read_threshold(&s->threshold);
 	if (!r)
-		r = avc_read_hash_stats(&s->hs);
+		r = tst_read_hash_stats(&s->hs);
 	if (!r)
-		r = avc_read_cache_stats(&s->cs);
+		r = tst_read_cache_stats(&s->cs);
 	return r;
 }
 
@@ -193,7 +193,7 @@ static int read_state(struct state *s)
 	ASSERT_EQ(__a->seqno, __b->seqno);				\
 	ASSERT_EQ(__a->threshold, __b->threshold);			\
 	ASSERT_EQ(__a->hs.entries, __b->hs.entries);			\
-	for (__i = 0; __i < AVC_NR_STATS; __i++)			\
+	for (__i = 0; __i < TST_NR_STATS; __i++)			\
 		ASSERT_EQ(__a->cs.sum[__i], __b->cs.sum[__i])		\
 			TH_LOG("cache_stats column %d", __i);		\
 } while (0)
@@ -201,15 +201,15 @@ static int read_state(struct state *s)
 /* What policy @k answers for (@s, 2, 3), through the cache. */
 #define ASSERT_ANSWERS(k, s) do {					\
 	unsigned int __k = (k), __s = (s);				\
-	struct avc_reply __rep;						\
-	AVC_OK(avc_access(__s, 2, 3, 0xffffffff, &__rep));		\
+	struct tst_reply __rep;						\
+	TST_OK(tst_access(__s, 2, 3, 0xffffffff, &__rep));		\
 	ASSERT_EQ(perm_of(__k, __s), __rep.allowed)			\
 		TH_LOG("ssid %u: policy %u's answer expected", __s, __k); \
 } while (0)
 
 static int knob(const char *path, const char *val)
 {
-	return avc_write_str(path, val);
+	return tst_write_str(path, val);
 }
 
 /* Quiet injectors that inject only through fail-nth: 0 or -errno. */
@@ -235,12 +235,12 @@ static int injectors_quiet(void)
 	}
 	/* 0: order-0 pages too (vmalloc's); the kernel's default is 1. */
 	snprintf(order, sizeof(order), "%ld",
-		 avc_env_long("AVC_FAULTS_MIN_ORDER", 0));
+		 tst_env_long("AVC_FAULTS_MIN_ORDER", 0));
 	return knob(FAIL_PAGE "min-order", order);
 }
 
 FIXTURE(faults) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 	int nth;
 	unsigned int max_n;
 	char *text_a, *text_b;
@@ -249,28 +249,28 @@ FIXTURE(faults) {
 
 FIXTURE_SETUP(faults)
 {
-	struct avc_hash_stats_file hs;
-	struct avc_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
 
 	self->nth = -1;
 	if (access(FAIL_NTH, W_OK) || access(FAILSLAB "verbose", W_OK) ||
 	    access(FAIL_PAGE "verbose", W_OK))
 		SKIP(return, "no fault injection (%s, debugfs %s, %s)",
 		     FAIL_NTH, FAILSLAB, FAIL_PAGE);
-	AVC_ASSERT_MOUNTED();
-	AVC_OK(injectors_quiet());
-	AVC_SAVE_THRESHOLD(&self->thr);
-	AVC_OK(avc_write_threshold(4096));
-	self->max_n = avc_env_long("AVC_FAULTS_MAX_N", 400);
+	TST_ASSERT_MOUNTED();
+	TST_OK(injectors_quiet());
+	TST_SAVE_THRESHOLD(&self->thr);
+	TST_OK(tst_write_threshold(4096));
+	self->max_n = tst_env_long("AVC_FAULTS_MAX_N", 400);
 	self->text_a = malloc(POLICY_MAX);
 	self->text_b = malloc(POLICY_MAX);
 	ASSERT_TRUE(self->text_a && self->text_b);
 	self->len_a = policy_text(1, self->text_a, POLICY_MAX);
 	self->len_b = policy_text(2, self->text_b, POLICY_MAX);
 	ASSERT_LT(self->len_b, POLICY_MAX);
-	AVC_OK(avc_load_policy(self->text_a, self->len_a));
+	TST_OK(tst_load_policy(self->text_a, self->len_a));
 	/* The old entries' frees (RCU callbacks) done: frees stays put. */
-	AVC_OK(avc_wait_quiescent(10000, &hs, &cs));
+	TST_OK(tst_wait_quiescent(10000, &hs, &cs));
 	prefault();
 	self->nth = open(FAIL_NTH, O_RDWR);
 	ASSERT_LE(0, self->nth);
@@ -281,18 +281,18 @@ FIXTURE_TEARDOWN(faults)
 	if (self->nth >= 0)
 		close(self->nth);
 	/* A mount test that stopped early leaves the filesystem unmounted. */
-	if (self->nth >= 0 && avc_check_mounted())
-		mount(AVC_RCU_FS_NAME, avc_mnt(), AVC_RCU_FS_NAME, 0, NULL);
-	if (avc_check_mounted() == 0)
-		AVC_RESTORE_THRESHOLD(&self->thr);
+	if (self->nth >= 0 && tst_check_mounted())
+		mount(AVC_RCU_FS_NAME, tst_mnt(), AVC_RCU_FS_NAME, 0, NULL);
+	if (tst_check_mounted() == 0)
+		TST_RESTORE_THRESHOLD(&self->thr);
 	free(self->text_a);
 	free(self->text_b);
 }
 
 TEST_F_TIMEOUT(faults, policy_load, 600)
 {
-	struct avc_hash_stats_file hs;
-	struct avc_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
 	unsigned int n, failed = 0;
 	struct state s0, s1;
 	int r, consumed;
@@ -303,12 +303,12 @@ TEST_F_TIMEOUT(faults, policy_load, 600)
 	for (n = 1;; n++) {
 		ASSERT_LE(n, self->max_n)
 			TH_LOG("still consumed at N = %u", self->max_n);
-		AVC_OK(read_state(&s0));
-		AVC_OK(nth_arm(self->nth, n));
+		TST_OK(read_state(&s0));
+		TST_OK(nth_arm(self->nth, n));
 		r = op_load(self->text_b, self->len_b);
 		consumed = nth_consumed(self->nth);
 		ASSERT_LE(0, consumed);
-		AVC_OK(read_state(&s1));
+		TST_OK(read_state(&s1));
 		if (r) {
 			ASSERT_EQ(-ENOMEM, r) TH_LOG("N = %u: %s", n,
 						     strerror(-r));
@@ -319,13 +319,13 @@ TEST_F_TIMEOUT(faults, policy_load, 600)
 		} else {
 			ASSERT_EQ(s0.seqno + 1, s1.seqno) TH_LOG("N = %u", n);
 			ASSERT_ANSWERS(2, n % NRULES + 1);
-			AVC_OK(avc_load_policy(self->text_a, self->len_a));
-			AVC_OK(avc_wait_quiescent(10000, &hs, &cs));
+			TST_OK(tst_load_policy(self->text_a, self->len_a));
+			TST_OK(tst_wait_quiescent(10000, &hs, &cs));
 		}
 		if (!consumed)
 			break;
 	}
-	avc_diag("policy_load: %u allocations, %u of them failed the load",
+	tst_diag("policy_load: %u allocations, %u of them failed the load",
 		 n - 1, failed);
 	ASSERT_LT(0, failed);
 }
@@ -335,7 +335,7 @@ TEST_F_TIMEOUT(faults, access, 600)
 	unsigned int n, failed = 0, uncached = 0;
 	char req[64], reply[128], trail[256] = "";
 	size_t tl = 0;
-	struct avc_reply rep;
+	struct tst_reply rep;
 	struct state s0, s1;
 	int r, consumed, len;
 	__u32 ssid;
@@ -349,12 +349,12 @@ TEST_F_TIMEOUT(faults, access, 600)
 		ASSERT_LE(n, NRULES);
 		ssid = n;	/* not cached yet: the policy was just loaded */
 		len = snprintf(req, sizeof(req), "%u 2 3 0xffffffff", ssid);
-		AVC_OK(read_state(&s0));
-		AVC_OK(nth_arm(self->nth, n));
+		TST_OK(read_state(&s0));
+		TST_OK(nth_arm(self->nth, n));
 		r = op_access(req, len, reply, sizeof(reply));
 		consumed = nth_consumed(self->nth);
 		ASSERT_LE(0, consumed);
-		AVC_OK(read_state(&s1));
+		TST_OK(read_state(&s1));
 		if (r) {
 			ASSERT_EQ(-ENOMEM, r) TH_LOG("N = %u: %s", n,
 						     strerror(-r));
@@ -366,15 +366,15 @@ TEST_F_TIMEOUT(faults, access, 600)
 					       " %u:ENOMEM", n);
 			continue;
 		}
-		AVC_OK(avc_parse_reply(reply, strlen(reply), &rep));
+		TST_OK(tst_parse_reply(reply, strlen(reply), &rep));
 		ASSERT_EQ(perm_of(1, ssid), rep.allowed) TH_LOG("N = %u", n);
 		ASSERT_EQ(s0.seqno, rep.seqno);
-		ASSERT_EQ(s0.cs.sum[AVC_LOOKUPS] + 1, s1.cs.sum[AVC_LOOKUPS]);
-		ASSERT_EQ(s0.cs.sum[AVC_MISSES] + 1, s1.cs.sum[AVC_MISSES]);
-		ASSERT_EQ(s0.cs.sum[AVC_FREES], s1.cs.sum[AVC_FREES]);
+		ASSERT_EQ(s0.cs.sum[TST_LOOKUPS] + 1, s1.cs.sum[TST_LOOKUPS]);
+		ASSERT_EQ(s0.cs.sum[TST_MISSES] + 1, s1.cs.sum[TST_MISSES]);
+		ASSERT_EQ(s0.cs.sum[TST_FREES], s1.cs.sum[TST_FREES]);
 		/* Cached, or (the node's allocation failed) not at all. */
-		ASSERT_EQ(s1.cs.sum[AVC_ALLOCATIONS] -
-			  s0.cs.sum[AVC_ALLOCATIONS],
+		ASSERT_EQ(s1.cs.sum[TST_ALLOCATIONS] -
+			  s0.cs.sum[TST_ALLOCATIONS],
 			  (__u32)(s1.hs.entries - s0.hs.entries));
 		if (s1.hs.entries == s0.hs.entries) {
 			ASSERT_TRUE(consumed) TH_LOG("N = %u", n);
@@ -392,9 +392,9 @@ TEST_F_TIMEOUT(faults, access, 600)
 		if (!consumed)
 			break;
 	}
-	avc_diag("access: %u allocations, %u failed the transaction, %u left the decision uncached",
+	tst_diag("access: %u allocations, %u failed the transaction, %u left the decision uncached",
 		 n - 1, failed, uncached);
-	avc_diag("access: N by N:%s", trail);
+	tst_diag("access: N by N:%s", trail);
 	ASSERT_LT(0, failed);
 	/*
 	 * Not asserted here that the node's allocation was ever the one to
@@ -413,7 +413,7 @@ TEST_F_TIMEOUT(faults, access, 600)
 TEST_F_TIMEOUT(faults, access_node_fails, 600)
 {
 	char req[64], reply[128], line[64], order[16];
-	struct avc_reply rep;
+	struct tst_reply rep;
 	struct state s0, s1, s2;
 	int r, r2 = 0, consumed = 0;
 	const __u32 ssid = 7;
@@ -421,14 +421,14 @@ TEST_F_TIMEOUT(faults, access_node_fails, 600)
 	/* The setup skipped: so does the test (the harness runs it). */
 	if (self->nth < 0)
 		SKIP(return, "no fault injection");
-	if (avc_read_line(NODE_SLAB, line, sizeof(line)) || strcmp(line, "1"))
+	if (tst_read_line(NODE_SLAB, line, sizeof(line)) || strcmp(line, "1"))
 		SKIP(return, "%s: not 1 (boot with slub_debug=A,%s)",
 		     NODE_SLAB, "avc_rcu_node");
 	snprintf(req, sizeof(req), "%u 2 3 0xffffffff", ssid);
 	snprintf(order, sizeof(order), "%ld",
-		 avc_env_long("AVC_FAULTS_MIN_ORDER", 0));
-	AVC_OK(read_state(&s0));
-	AVC_OK(knob(FAILSLAB "cache-filter", "Y"));
+		 tst_env_long("AVC_FAULTS_MIN_ORDER", 0));
+	TST_OK(read_state(&s0));
+	TST_OK(knob(FAILSLAB "cache-filter", "Y"));
 	r = knob(FAIL_PAGE "min-order", "64");
 	if (!r)
 		r = nth_arm(self->nth, 1);
@@ -441,23 +441,23 @@ TEST_F_TIMEOUT(faults, access_node_fails, 600)
 		r = -EIO;
 	if (knob(FAILSLAB "cache-filter", "N") && !r)
 		r = -EIO;
-	AVC_OK(r);
-	AVC_OK(r2);
+	TST_OK(r);
+	TST_OK(r2);
 	ASSERT_EQ(1, consumed) TH_LOG("the node allocation was not attempted");
-	AVC_OK(read_state(&s1));
-	AVC_OK(avc_parse_reply(reply, strlen(reply), &rep));
+	TST_OK(read_state(&s1));
+	TST_OK(tst_parse_reply(reply, strlen(reply), &rep));
 	ASSERT_EQ(perm_of(1, ssid), rep.allowed);
 	ASSERT_EQ(s0.seqno, rep.seqno);
 	ASSERT_EQ(s0.hs.entries, s1.hs.entries) TH_LOG("cached all the same");
-	ASSERT_EQ(s0.cs.sum[AVC_ALLOCATIONS], s1.cs.sum[AVC_ALLOCATIONS]);
-	ASSERT_EQ(s0.cs.sum[AVC_LOOKUPS] + 1, s1.cs.sum[AVC_LOOKUPS]);
-	ASSERT_EQ(s0.cs.sum[AVC_MISSES] + 1, s1.cs.sum[AVC_MISSES]);
+	ASSERT_EQ(s0.cs.sum[TST_ALLOCATIONS], s1.cs.sum[TST_ALLOCATIONS]);
+	ASSERT_EQ(s0.cs.sum[TST_LOOKUPS] + 1, s1.cs.sum[TST_LOOKUPS]);
+	ASSERT_EQ(s0.cs.sum[TST_MISSES] + 1, s1.cs.sum[TST_MISSES]);
 	/* Asked again, with nothing failing: a miss that caches it. */
 	ASSERT_ANSWERS(1, ssid);
-	AVC_OK(read_state(&s2));
+	TST_OK(read_state(&s2));
 	ASSERT_EQ(s1.hs.entries + 1, s2.hs.entries);
-	ASSERT_EQ(s1.cs.sum[AVC_ALLOCATIONS] + 1, s2.cs.sum[AVC_ALLOCATIONS]);
-	avc_diag("access_node_fails: answered uncached, then cached");
+	ASSERT_EQ(s1.cs.sum[TST_ALLOCATIONS] + 1, s2.cs.sum[TST_ALLOCATIONS]);
+	tst_diag("access_node_fails: answered uncached, then cached");
 }
 
 TEST_F_TIMEOUT(faults, threshold, 600)
@@ -474,12 +474,12 @@ TEST_F_TIMEOUT(faults, threshold, 600)
 		ASSERT_LE(n, self->max_n)
 			TH_LOG("still consumed at N = %u", self->max_n);
 		len = snprintf(val, sizeof(val), "%u\n", 5000 + n);
-		AVC_OK(read_state(&s0));
-		AVC_OK(nth_arm(self->nth, n));
+		TST_OK(read_state(&s0));
+		TST_OK(nth_arm(self->nth, n));
 		r = op_threshold(val, len);
 		consumed = nth_consumed(self->nth);
 		ASSERT_LE(0, consumed);
-		AVC_OK(read_state(&s1));
+		TST_OK(read_state(&s1));
 		if (r) {
 			ASSERT_EQ(-ENOMEM, r) TH_LOG("N = %u: %s", n,
 						     strerror(-r));
@@ -494,7 +494,7 @@ TEST_F_TIMEOUT(faults, threshold, 600)
 		if (!consumed)
 			break;
 	}
-	avc_diag("threshold: %u allocations, %u of them failed the write",
+	tst_diag("threshold: %u allocations, %u of them failed the write",
 		 n - 1, failed);
 	ASSERT_LT(0, failed);
 }
@@ -515,8 +515,8 @@ TEST_F_TIMEOUT(faults, node_cache_fraction, 900)
 		{ FAILSLAB "space", "0" },
 		{ FAILSLAB "probability", "10" },
 	};
-	struct avc_hash_stats_file hs;
-	struct avc_cache_stats_sum c0, c1;
+	struct tst_hash_stats_file hs;
+	struct tst_cache_stats_sum c0, c1;
 	__u32 misses, allocs;
 	char cmd[PATH_MAX + 128], line[512], here[PATH_MAX];
 	unsigned int i;
@@ -531,24 +531,24 @@ TEST_F_TIMEOUT(faults, node_cache_fraction, 900)
 	 * 6.1's failslab attribute is read-only: the cache is marked at boot
 	 * (slub_debug=A,avc_rcu_node, which tools/testing/vm/run passes).
 	 */
-	if (avc_read_line(NODE_SLAB, line, sizeof(line)) || strcmp(line, "1"))
+	if (tst_read_line(NODE_SLAB, line, sizeof(line)) || strcmp(line, "1"))
 		SKIP(return, "%s: not 1 (boot with slub_debug=A,%s)",
 		     NODE_SLAB, "avc_rcu_node");
 	len = readlink("/proc/self/exe", here, sizeof(here) - 1);
 	ASSERT_LT(0, len);
 	here[len] = '\0';
 	*strrchr(here, '/') = '\0';
-	AVC_OK(avc_read_cache_stats(&c0));
+	TST_OK(tst_read_cache_stats(&c0));
 	for (i = 0; i < ARRAY_LEN(arm); i++)
-		AVC_OK(knob(arm[i][0], arm[i][1]));
+		TST_OK(knob(arm[i][0], arm[i][1]));
 	snprintf(cmd, sizeof(cmd),
 		 "AVC_TORTURE_SECONDS=%ld sh %s/avc_torture.sh 2>&1",
-		 avc_env_long("AVC_FAULTS_TORTURE_SECONDS", 5),
+		 tst_env_long("AVC_FAULTS_TORTURE_SECONDS", 5),
 		 here);
 	out = popen(cmd, "r");
 	ASSERT_NE(NULL, out);
 	while (fgets(line, sizeof(line), out))
-		avc_diag("  %s", strtok(line, "\n") ?: "");
+		tst_diag("  %s", strtok(line, "\n") ?: "");
 	status = pclose(out);
 	/* Put the injector back before any assertion can return. */
 	r = knob(FAILSLAB "probability", "0");
@@ -556,23 +556,23 @@ TEST_F_TIMEOUT(faults, node_cache_fraction, 900)
 		r = knob(FAILSLAB "cache-filter", "N");
 	if (!r)
 		r = knob(FAILSLAB "ignore-gfp-wait", "N");
-	AVC_OK(r);
+	TST_OK(r);
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		TH_LOG("avc_torture.sh failed under node allocation failures");
-	AVC_OK(avc_wait_quiescent(10000, &hs, &c1));
-	misses = c1.sum[AVC_MISSES] - c0.sum[AVC_MISSES];
-	allocs = c1.sum[AVC_ALLOCATIONS] - c0.sum[AVC_ALLOCATIONS];
-	avc_diag("node_cache_fraction: %u misses, %u node allocations, %u failed",
+	TST_OK(tst_wait_quiescent(10000, &hs, &c1));
+	misses = c1.sum[TST_MISSES] - c0.sum[TST_MISSES];
+	allocs = c1.sum[TST_ALLOCATIONS] - c0.sum[TST_ALLOCATIONS];
+	tst_diag("node_cache_fraction: %u misses, %u node allocations, %u failed",
 		 misses, allocs, misses - allocs);
 	ASSERT_LT(allocs, misses) TH_LOG("no node allocation failed");
 	ASSERT_EQ((__u32)hs.entries,
-		  c1.sum[AVC_ALLOCATIONS] - c1.sum[AVC_FREES]);
+		  c1.sum[TST_ALLOCATIONS] - c1.sum[TST_FREES]);
 }
 
 /* Last: it unmounts and mounts again. */
 TEST_F_TIMEOUT(faults, mount, 600)
 {
-	const char *mnt = avc_mnt();
+	const char *mnt = tst_mnt();
 	unsigned int n, failed = 0;
 	struct state s0, s1;
 	int r, consumed;
@@ -580,13 +580,13 @@ TEST_F_TIMEOUT(faults, mount, 600)
 	/* The setup skipped: so does the test (the harness runs it). */
 	if (self->nth < 0)
 		SKIP(return, "no fault injection");
-	AVC_OK(read_state(&s0));
+	TST_OK(read_state(&s0));
 	r = umount(mnt);
 	ASSERT_EQ(0, r) TH_LOG("umount %s: %s", mnt, strerror(errno));
 	for (n = 1;; n++) {
 		ASSERT_LE(n, self->max_n)
 			TH_LOG("still consumed at N = %u", self->max_n);
-		AVC_OK(nth_arm(self->nth, n));
+		TST_OK(nth_arm(self->nth, n));
 		r = mount(AVC_RCU_FS_NAME, mnt, AVC_RCU_FS_NAME, 0, NULL) ?
 			-errno : 0;
 		consumed = nth_consumed(self->nth);
@@ -595,21 +595,21 @@ TEST_F_TIMEOUT(faults, mount, 600)
 			ASSERT_EQ(-ENOMEM, r) TH_LOG("N = %u: %s", n,
 						     strerror(-r));
 			ASSERT_TRUE(consumed);
-			ASSERT_NE(0, avc_check_mounted());
+			ASSERT_NE(0, tst_check_mounted());
 			failed++;
 			continue;
 		}
-		AVC_OK(avc_check_mounted());
-		AVC_OK(read_state(&s1));
+		TST_OK(tst_check_mounted());
+		TST_OK(read_state(&s1));
 		ASSERT_SAME_STATE(&s0, &s1);
 		ASSERT_ANSWERS(1, 1);
-		AVC_OK(read_state(&s0));	/* that lookup counted */
+		TST_OK(read_state(&s0));	/* that lookup counted */
 		if (!consumed)
 			break;
 		r = umount(mnt);
 		ASSERT_EQ(0, r) TH_LOG("umount %s: %s", mnt, strerror(errno));
 	}
-	avc_diag("mount: %u allocations, %u of them failed the mount",
+	tst_diag("mount: %u allocations, %u of them failed the mount",
 		 n - 1, failed);
 	ASSERT_LT(0, failed);
 }

@@ -35,16 +35,16 @@ FIXTURE(fmt) {
 FIXTURE_SETUP(fmt)
 {
 	static const char text[] = "allow 1 2 3 0x7\nallow 2 2 3 0x1\n";
-	struct avc_cache_stats_sum cs;
-	struct avc_hash_stats_file hs;
-	struct avc_reply r;
+	struct tst_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
+	struct tst_reply r;
 	__u32 i;
 
-	AVC_ASSERT_MOUNTED();
-	AVC_OK(avc_load_policy(text, sizeof(text) - 1));
+	TST_ASSERT_MOUNTED();
+	TST_OK(tst_load_policy(text, sizeof(text) - 1));
 	for (i = 0; i < 100; i++)
-		AVC_QUERY(i % 50 + 1, 2, 3, 0, &r);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs);
+		TST_QUERY(i % 50 + 1, 2, 3, 0, &r);
+	TST_QUIESCE(TST_QUIESCE_MS, &hs, &cs);
 }
 
 FIXTURE_TEARDOWN(fmt)
@@ -70,12 +70,12 @@ TEST_F(fmt, modes_and_magic)
 	struct stat st;
 	size_t i, j;
 
-	ASSERT_EQ(0, statfs(avc_mnt(), &sfs));
+	ASSERT_EQ(0, statfs(tst_mnt(), &sfs));
 	EXPECT_EQ(AVC_RCU_FS_MAGIC, (unsigned long)sfs.f_type);
-	ASSERT_EQ(0, stat(avc_mnt(), &st));
+	ASSERT_EQ(0, stat(tst_mnt(), &st));
 	ino[ARRAY_LEN(files)] = st.st_ino;
 	for (i = 0; i < ARRAY_LEN(files); i++) {
-		ASSERT_EQ(0, stat(avc_path(files[i].name), &st))
+		ASSERT_EQ(0, stat(tst_path(files[i].name), &st))
 			TH_LOG("%s: %s", files[i].name, strerror(errno));
 		/*
 		 * Each file its own inode number: tar, cp -a and du take
@@ -103,20 +103,20 @@ TEST_F(fmt, modes_and_magic)
 
 TEST_F(fmt, hash_stats)
 {
-	long want_slots = avc_env_long("AVC_RCU_SLOTS", 0);
-	struct avc_hash_stats_file hs;
+	long want_slots = tst_env_long("AVC_RCU_SLOTS", 0);
+	struct tst_hash_stats_file hs;
 	char *text;
 	ssize_t len;
 
-	len = avc_read_rel(AVC_RCU_FILE_HASH_STATS, &text);
+	len = tst_read_rel(AVC_RCU_FILE_HASH_STATS, &text);
 	ASSERT_LT(0, len);
-	ASSERT_EQ(0, avc_parse_hash_stats(text, (size_t)len, &hs))
+	ASSERT_EQ(0, tst_parse_hash_stats(text, (size_t)len, &hs))
 		TH_LOG("hash_stats does not match the format:\n%s", text);
 	free(text);
 	if (want_slots) {
 		EXPECT_EQ(want_slots, hs.slots);
 	} else {
-		avc_diag("AVC_RCU_SLOTS unset: slots %ld not checked against the load parameter",
+		tst_diag("AVC_RCU_SLOTS unset: slots %ld not checked against the load parameter",
 			 hs.slots);
 	}
 	EXPECT_LE(AVC_RCU_SLOTS_MIN, hs.slots);
@@ -139,15 +139,15 @@ TEST_F(fmt, hash_stats)
 
 TEST_F(fmt, cache_stats)
 {
-	struct avc_cache_stats_sum cs;
+	struct tst_cache_stats_sum cs;
 	unsigned int cpus;
 	char *text, *row;
 	ssize_t len;
 
-	AVC_OK(avc_possible_cpus(&cpus));
-	len = avc_read_rel(AVC_RCU_FILE_CACHE_STATS, &text);
+	TST_OK(tst_possible_cpus(&cpus));
+	len = tst_read_rel(AVC_RCU_FILE_CACHE_STATS, &text);
 	ASSERT_LT(0, len);
-	ASSERT_EQ(0, avc_parse_cache_stats(text, (size_t)len, &cs))
+	ASSERT_EQ(0, tst_parse_cache_stats(text, (size_t)len, &cs))
 		TH_LOG("cache_stats does not match the format:\n%s", text);
 	EXPECT_EQ(cpus, cs.rows);
 	/* The header, as libselinux's avcstat expects it. */
@@ -156,11 +156,11 @@ TEST_F(fmt, cache_stats)
 	*row = '\0';
 	EXPECT_STREQ("lookups hits misses allocations reclaims frees", text);
 	free(text);
-	avc_diag("cache_stats: %u rows for %u possible CPUs, %zd bytes",
+	tst_diag("cache_stats: %u rows for %u possible CPUs, %zd bytes",
 		 cs.rows, cpus, len);
-	EXPECT_EQ(cs.sum[AVC_LOOKUPS],
-		  (__u32)(cs.sum[AVC_HITS] + cs.sum[AVC_MISSES]));
-	EXPECT_LE(100, cs.sum[AVC_LOOKUPS]);
+	EXPECT_EQ(cs.sum[TST_LOOKUPS],
+		  (__u32)(cs.sum[TST_HITS] + cs.sum[TST_MISSES]));
+	EXPECT_LE(100, cs.sum[TST_LOOKUPS]);
 }
 
 TEST_F(fmt, threshold_and_seqno)
@@ -173,10 +173,10 @@ TEST_F(fmt, threshold_and_seqno)
 	for (i = 0; i < ARRAY_LEN(files); i++) {
 		__u32 v;
 		char *text;
-		ssize_t len = avc_read_rel(files[i], &text);
+		ssize_t len = tst_read_rel(files[i], &text);
 
 		ASSERT_LT(0, len);
-		EXPECT_EQ(0, avc_parse_u32_line(text, (size_t)len, &v))
+		EXPECT_EQ(0, tst_parse_u32_line(text, (size_t)len, &v))
 			TH_LOG("%s reads '%s', not \"N\\n\"", files[i], text);
 		free(text);
 	}
@@ -214,7 +214,7 @@ TEST_F(fmt, lseek_and_reread)
 	ASSERT_NE(NULL, a);
 	ASSERT_NE(NULL, b);
 	for (i = 0; i < ARRAY_LEN(readable); i++) {
-		int fd = open(avc_path(readable[i]), O_RDONLY);
+		int fd = open(tst_path(readable[i]), O_RDONLY);
 		ssize_t la, lb;
 
 		ASSERT_LE(0, fd);
@@ -249,14 +249,14 @@ TEST_F(fmt, short_reads)
 	ASSERT_NE(NULL, b);
 	for (i = 0; i < ARRAY_LEN(readable); i++) {
 		ssize_t la, lb;
-		int fd = open(avc_path(readable[i]), O_RDONLY);
+		int fd = open(tst_path(readable[i]), O_RDONLY);
 
 		ASSERT_LE(0, fd);
 		la = read_chunks(fd, a, BIG, BIG);
 		close(fd);
 		ASSERT_LT(0, la);
 		for (j = 0; j < ARRAY_LEN(chunks); j++) {
-			fd = open(avc_path(readable[i]), O_RDONLY);
+			fd = open(tst_path(readable[i]), O_RDONLY);
 			ASSERT_LE(0, fd);
 			lb = read_chunks(fd, b, BIG, chunks[j]);
 			close(fd);
@@ -278,7 +278,7 @@ TEST_F(fmt, pread_offsets)
 	ASSERT_NE(NULL, a);
 	ASSERT_NE(NULL, b);
 	for (i = 0; i < ARRAY_LEN(readable); i++) {
-		int fd = open(avc_path(readable[i]), O_RDONLY);
+		int fd = open(tst_path(readable[i]), O_RDONLY);
 		ssize_t la, n, off;
 
 		ASSERT_LE(0, fd);

@@ -23,23 +23,23 @@
 #define FUNC_THRESHOLD	4096
 
 FIXTURE(avc) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 };
 
 FIXTURE_SETUP(avc)
 {
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
-	AVC_OK(avc_write_threshold(FUNC_THRESHOLD));
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
+	TST_OK(tst_write_threshold(FUNC_THRESHOLD));
 }
 
 FIXTURE_TEARDOWN(avc)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 /* The same for a string literal. */
-#define LOADS(lit, seq_out)	AVC_LOAD(lit, sizeof(lit) - 1, seq_out)
+#define LOADS(lit, seq_out)	TST_LOAD(lit, sizeof(lit) - 1, seq_out)
 
 static const char small_policy[] =
 	"# functional: a small policy\n"
@@ -53,51 +53,51 @@ TEST_F_TIMEOUT(avc, miss_then_hit, 120)
 		{ 100, 200, 3 },	/* has rules */
 		{ 100, 201, 3 },	/* has none */
 	};
-	struct avc_hash_stats_file hs0, hs1, hs2;
-	struct avc_cache_stats_sum cs0, cs1, cs2;
-	struct avc_reply r1, r2;
-	struct avc_decision d;
-	struct avc_policy p = { 0 };
+	struct tst_hash_stats_file hs0, hs1, hs2;
+	struct tst_cache_stats_sum cs0, cs1, cs2;
+	struct tst_reply r1, r2;
+	struct tst_decision d;
+	struct tst_policy p = { 0 };
 	__u32 seq;
 	size_t i;
 
-	avc_policy_add(&p, AVC_MODEL_ALLOW, 100, 200, 3, 0x7);
-	avc_policy_add(&p, AVC_MODEL_AUDITALLOW, 100, 200, 3, 0x4);
-	avc_policy_add(&p, AVC_MODEL_DONTAUDIT, 100, 200, 3, 0x10);
-	AVC_LOAD(small_policy, sizeof(small_policy) - 1, &seq);
+	tst_policy_add(&p, TST_MODEL_ALLOW, 100, 200, 3, 0x7);
+	tst_policy_add(&p, TST_MODEL_AUDITALLOW, 100, 200, 3, 0x4);
+	tst_policy_add(&p, TST_MODEL_DONTAUDIT, 100, 200, 3, 0x10);
+	TST_LOAD(small_policy, sizeof(small_policy) - 1, &seq);
 
 	for (i = 0; i < ARRAY_LEN(keys); i++) {
 		const __u32 *k = keys[i];
 
-		avc_policy_decide(&p, k[0], k[1], k[2], &d);
-		AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
+		tst_policy_decide(&p, k[0], k[1], k[2], &d);
+		TST_QUIESCE(TST_QUIESCE_MS, &hs0, &cs0);
 
-		AVC_QUERY(k[0], k[1], k[2], 1, &r1);
-		ASSERT_EQ(0, avc_reply_matches(&r1, &d, seq))
-			TH_LOG("miss: got %s, expected %s", avc_reply_str(&r1),
-			       avc_decision_str(&d));
-		AVC_OK(avc_read_cache_stats(&cs1));
-		AVC_OK(avc_read_hash_stats(&hs1));
-		EXPECT_EQ(1, avc_stat_delta(&cs0, &cs1, AVC_LOOKUPS));
-		EXPECT_EQ(1, avc_stat_delta(&cs0, &cs1, AVC_MISSES));
-		EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_HITS));
-		EXPECT_EQ(1, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
-		EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
+		TST_QUERY(k[0], k[1], k[2], 1, &r1);
+		ASSERT_EQ(0, tst_reply_matches(&r1, &d, seq))
+			TH_LOG("miss: got %s, expected %s", tst_reply_str(&r1),
+			       tst_decision_str(&d));
+		TST_OK(tst_read_cache_stats(&cs1));
+		TST_OK(tst_read_hash_stats(&hs1));
+		EXPECT_EQ(1, tst_stat_delta(&cs0, &cs1, TST_LOOKUPS));
+		EXPECT_EQ(1, tst_stat_delta(&cs0, &cs1, TST_MISSES));
+		EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_HITS));
+		EXPECT_EQ(1, tst_stat_delta(&cs0, &cs1, TST_ALLOCATIONS));
+		EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_RECLAIMS));
 		EXPECT_EQ(hs0.entries + 1, hs1.entries);
 
-		AVC_QUERY(k[0], k[1], k[2], 0xffffffff, &r2);
-		ASSERT_EQ(0, avc_reply_matches(&r2, &d, seq))
-			TH_LOG("hit: got %s, expected %s", avc_reply_str(&r2),
-			       avc_decision_str(&d));
-		AVC_OK(avc_read_cache_stats(&cs2));
-		AVC_OK(avc_read_hash_stats(&hs2));
-		EXPECT_EQ(1, avc_stat_delta(&cs1, &cs2, AVC_LOOKUPS));
-		EXPECT_EQ(1, avc_stat_delta(&cs1, &cs2, AVC_HITS));
-		EXPECT_EQ(0, avc_stat_delta(&cs1, &cs2, AVC_MISSES));
-		EXPECT_EQ(0, avc_stat_delta(&cs1, &cs2, AVC_ALLOCATIONS));
+		TST_QUERY(k[0], k[1], k[2], 0xffffffff, &r2);
+		ASSERT_EQ(0, tst_reply_matches(&r2, &d, seq))
+			TH_LOG("hit: got %s, expected %s", tst_reply_str(&r2),
+			       tst_decision_str(&d));
+		TST_OK(tst_read_cache_stats(&cs2));
+		TST_OK(tst_read_hash_stats(&hs2));
+		EXPECT_EQ(1, tst_stat_delta(&cs1, &cs2, TST_LOOKUPS));
+		EXPECT_EQ(1, tst_stat_delta(&cs1, &cs2, TST_HITS));
+		EXPECT_EQ(0, tst_stat_delta(&cs1, &cs2, TST_MISSES));
+		EXPECT_EQ(0, tst_stat_delta(&cs1, &cs2, TST_ALLOCATIONS));
 		EXPECT_EQ(hs1.entries, hs2.entries);
 	}
-	avc_policy_free(&p);
+	tst_policy_free(&p);
 }
 
 /* The key space the random policy and queries draw from. */
@@ -113,27 +113,27 @@ struct key {
 
 static void random_key(__u64 *rng, struct key *k)
 {
-	k->ssid = avc_rand_range(rng, 1, NR_SID);
-	k->tsid = avc_rand_range(rng, 1, NR_SID);
-	k->tclass = avc_rand_range(rng, 1, NR_CLASS);
+	k->ssid = tst_rand_range(rng, 1, NR_SID);
+	k->tsid = tst_rand_range(rng, 1, NR_SID);
+	k->tclass = tst_rand_range(rng, 1, NR_CLASS);
 }
 
 static __u32 random_perms(__u64 *rng)
 {
-	switch (avc_rand(rng) % 8) {
+	switch (tst_rand(rng) % 8) {
 	case 0:
 		return 0;
 	case 1:
 		return 0xffffffff;
 	case 2:
-		return 1U << (avc_rand(rng) % 32);
+		return 1U << (tst_rand(rng) % 32);
 	default:
-		return (__u32)avc_rand(rng);
+		return (__u32)tst_rand(rng);
 	}
 }
 
 /* A random policy over hot keys: several rules OR on most of them. */
-static void random_policy(__u64 *rng, struct avc_policy *p,
+static void random_policy(__u64 *rng, struct tst_policy *p,
 			  struct key *hot)
 {
 	unsigned int i;
@@ -145,144 +145,144 @@ static void random_policy(__u64 *rng, struct avc_policy *p,
 	hot[1] = (struct key){ 0, 1, 1 };
 	for (i = 0; i < NR_RULES; i++) {
 		const struct key *k = &hot[i < NR_HOT ? i :
-					   avc_rand(rng) % NR_HOT];
-		__u64 dice = avc_rand(rng) % 10;
-		enum avc_model_rule_kind kind;
+					   tst_rand(rng) % NR_HOT];
+		__u64 dice = tst_rand(rng) % 10;
+		enum tst_model_rule_kind kind;
 
 		if (dice < 5)
-			kind = AVC_MODEL_ALLOW;
+			kind = TST_MODEL_ALLOW;
 		else if (dice < 7)
-			kind = AVC_MODEL_AUDITALLOW;
+			kind = TST_MODEL_AUDITALLOW;
 		else if (dice < 9)
-			kind = AVC_MODEL_DONTAUDIT;
+			kind = TST_MODEL_DONTAUDIT;
 		else
-			kind = AVC_MODEL_PERMISSIVE;
-		avc_policy_add(p, kind, k->ssid, k->tsid, k->tclass,
-			       kind == AVC_MODEL_PERMISSIVE ? 0 :
+			kind = TST_MODEL_PERMISSIVE;
+		tst_policy_add(p, kind, k->ssid, k->tsid, k->tclass,
+			       kind == TST_MODEL_PERMISSIVE ? 0 :
 			       random_perms(rng));
 	}
 }
 
 TEST_F_TIMEOUT(avc, decisions_match_policy, 300)
 {
-	struct avc_policy p = { 0 };
-	struct avc_buf text = { 0 };
+	struct tst_policy p = { 0 };
+	struct tst_buf text = { 0 };
 	struct key hot[NR_HOT];
-	__u64 seed = avc_seed(), rng = seed;
+	__u64 seed = tst_seed(), rng = seed;
 	unsigned int i, with_rules = 0;
 	__u32 seq;
 
-	avc_diag("decisions_match_policy: AVC_SEED=%llu",
+	tst_diag("decisions_match_policy: AVC_SEED=%llu",
 		 (unsigned long long)seed);
 	random_policy(&rng, &p, hot);
-	avc_policy_render(&p, &rng, &text);
+	tst_policy_render(&p, &rng, &text);
 	/* The last line ends without a newline. */
 	if (text.len && text.data[text.len - 1] == '\n')
 		text.len--;
-	AVC_LOAD(text.data, text.len, &seq);
+	TST_LOAD(text.data, text.len, &seq);
 
 	for (i = 0; i < NR_QUERIES; i++) {
-		struct avc_decision d;
-		struct avc_reply r;
+		struct tst_decision d;
+		struct tst_reply r;
 		struct key k;
 
-		if (avc_rand(&rng) % 2)
-			k = hot[avc_rand(&rng) % NR_HOT];
+		if (tst_rand(&rng) % 2)
+			k = hot[tst_rand(&rng) % NR_HOT];
 		else
 			random_key(&rng, &k);
-		avc_policy_decide(&p, k.ssid, k.tsid, k.tclass, &d);
+		tst_policy_decide(&p, k.ssid, k.tsid, k.tclass, &d);
 		if (d.allowed || d.auditallow || ~d.auditdeny)
 			with_rules++;
-		AVC_QUERY(k.ssid, k.tsid, k.tclass, (__u32)avc_rand(&rng),
+		TST_QUERY(k.ssid, k.tsid, k.tclass, (__u32)tst_rand(&rng),
 			  &r);
-		ASSERT_EQ(0, avc_reply_matches(&r, &d, seq))
+		ASSERT_EQ(0, tst_reply_matches(&r, &d, seq))
 			TH_LOG("query #%u key %u %u %u: got %s, expected %s seqno=%u (seed %llu)",
-			       i, k.ssid, k.tsid, k.tclass, avc_reply_str(&r),
-			       avc_decision_str(&d), seq,
+			       i, k.ssid, k.tsid, k.tclass, tst_reply_str(&r),
+			       tst_decision_str(&d), seq,
 			       (unsigned long long)seed);
 	}
-	avc_diag("decisions_match_policy: %u answers checked, %u with rules",
+	tst_diag("decisions_match_policy: %u answers checked, %u with rules",
 		 NR_QUERIES, with_rules);
 	EXPECT_LT(NR_QUERIES / 4, with_rules);
-	avc_buf_free(&text);
-	avc_policy_free(&p);
+	tst_buf_free(&text);
+	tst_policy_free(&p);
 }
 
 TEST_F_TIMEOUT(avc, lookups_hits_misses, 120)
 {
 	const unsigned int distinct = 300, total = 1000;
-	struct avc_cache_stats_sum cs0, cs1;
-	struct avc_hash_stats_file hs0, hs1;
-	__u64 rng = avc_seed();
-	struct avc_reply r;
+	struct tst_cache_stats_sum cs0, cs1;
+	struct tst_hash_stats_file hs0, hs1;
+	__u64 rng = tst_seed();
+	struct tst_reply r;
 	__u32 seq;
 	unsigned int i;
 
 	/* An empty policy flushes the cache: every key starts cold. */
-	AVC_LOAD("# empty\n", 8, &seq);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
+	TST_LOAD("# empty\n", 8, &seq);
+	TST_QUIESCE(TST_QUIESCE_MS, &hs0, &cs0);
 	ASSERT_EQ(0, hs0.entries);
 	/* Keys 1..distinct, each once, then random repeats. */
 	for (i = 0; i < total; i++) {
 		__u32 s = i < distinct ? i + 1 :
-			     avc_rand_range(&rng, 1, distinct);
+			     tst_rand_range(&rng, 1, distinct);
 
-		AVC_QUERY(s, 7, 7, 0, &r);
+		TST_QUERY(s, 7, 7, 0, &r);
 		ASSERT_EQ(seq, r.seqno);
 	}
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs1, &cs1);
-	EXPECT_EQ(total, avc_stat_delta(&cs0, &cs1, AVC_LOOKUPS));
-	EXPECT_EQ(distinct, avc_stat_delta(&cs0, &cs1, AVC_MISSES));
-	EXPECT_EQ(total - distinct, avc_stat_delta(&cs0, &cs1, AVC_HITS));
-	EXPECT_EQ(distinct, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
-	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
-	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_FREES));
+	TST_QUIESCE(TST_QUIESCE_MS, &hs1, &cs1);
+	EXPECT_EQ(total, tst_stat_delta(&cs0, &cs1, TST_LOOKUPS));
+	EXPECT_EQ(distinct, tst_stat_delta(&cs0, &cs1, TST_MISSES));
+	EXPECT_EQ(total - distinct, tst_stat_delta(&cs0, &cs1, TST_HITS));
+	EXPECT_EQ(distinct, tst_stat_delta(&cs0, &cs1, TST_ALLOCATIONS));
+	EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_RECLAIMS));
+	EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_FREES));
 	EXPECT_EQ((long)distinct, hs1.entries);
 	/* The identity holds for the totals since the module loaded. */
-	EXPECT_EQ(cs1.sum[AVC_LOOKUPS],
-		  (__u32)(cs1.sum[AVC_HITS] + cs1.sum[AVC_MISSES]));
+	EXPECT_EQ(cs1.sum[TST_LOOKUPS],
+		  (__u32)(cs1.sum[TST_HITS] + cs1.sum[TST_MISSES]));
 }
 
 TEST_F_TIMEOUT(avc, allocations_frees_entries, 120)
 {
-	struct avc_cache_stats_sum cs0, cs1, cs2;
-	struct avc_hash_stats_file hs0, hs1, hs2;
+	struct tst_cache_stats_sum cs0, cs1, cs2;
+	struct tst_hash_stats_file hs0, hs1, hs2;
 	__u32 seq, threshold;
-	struct avc_reply r;
+	struct tst_reply r;
 	unsigned int i;
 
 	LOADS("allow 1 2 3 4\n", &seq);
 	for (i = 0; i < 200; i++)
-		AVC_QUERY(i + 1, i % 5 + 1, i % 3 + 1, 0, &r);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
-	AVC_OK(avc_read_threshold(&threshold));
+		TST_QUERY(i + 1, i % 5 + 1, i % 3 + 1, 0, &r);
+	TST_QUIESCE(TST_QUIESCE_MS, &hs0, &cs0);
+	TST_OK(tst_read_threshold(&threshold));
 	EXPECT_EQ(200, hs0.entries);
 	EXPECT_GE((long)threshold + AVC_RCU_RECLAIM_CHUNK, hs0.entries);
 	EXPECT_EQ((__u32)hs0.entries,
-		  cs0.sum[AVC_ALLOCATIONS] - cs0.sum[AVC_FREES]);
+		  cs0.sum[TST_ALLOCATIONS] - cs0.sum[TST_FREES]);
 
 	/* A reload flushes: every entry is freed, none is "reclaimed". */
 	LOADS("allow 1 2 3 5\n", &seq);
-	AVC_OK(avc_read_hash_stats(&hs1));
+	TST_OK(tst_read_hash_stats(&hs1));
 	EXPECT_EQ(0, hs1.entries);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs1, &cs1);
+	TST_QUIESCE(TST_QUIESCE_MS, &hs1, &cs1);
 	EXPECT_EQ(0, hs1.entries);
 	EXPECT_EQ((__u32)hs0.entries,
-		  avc_stat_delta(&cs0, &cs1, AVC_FREES));
-	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
-	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
+		  tst_stat_delta(&cs0, &cs1, TST_FREES));
+	EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_RECLAIMS));
+	EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_ALLOCATIONS));
 
 	/* Fill above a small threshold: frees now come from reclaim. */
-	AVC_OK(avc_write_threshold(32));
+	TST_OK(tst_write_threshold(32));
 	for (i = 0; i < 200; i++)
-		AVC_QUERY(i + 1, 9, 9, 0, &r);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs2, &cs2);
+		TST_QUERY(i + 1, 9, 9, 0, &r);
+	TST_QUIESCE(TST_QUIESCE_MS, &hs2, &cs2);
 	EXPECT_GE(32 + AVC_RCU_RECLAIM_CHUNK, hs2.entries);
-	EXPECT_EQ(200, avc_stat_delta(&cs1, &cs2, AVC_ALLOCATIONS));
-	EXPECT_EQ(avc_stat_delta(&cs1, &cs2, AVC_RECLAIMS),
-		  avc_stat_delta(&cs1, &cs2, AVC_FREES));
+	EXPECT_EQ(200, tst_stat_delta(&cs1, &cs2, TST_ALLOCATIONS));
+	EXPECT_EQ(tst_stat_delta(&cs1, &cs2, TST_RECLAIMS),
+		  tst_stat_delta(&cs1, &cs2, TST_FREES));
 	EXPECT_EQ((__u32)hs2.entries,
-		  cs2.sum[AVC_ALLOCATIONS] - cs2.sum[AVC_FREES]);
+		  cs2.sum[TST_ALLOCATIONS] - cs2.sum[TST_FREES]);
 }
 
 TEST_F_TIMEOUT(avc, access_bad_input, 120)
@@ -325,22 +325,22 @@ TEST_F_TIMEOUT(avc, access_bad_input, 120)
 		"0xffffffff 0xffffffff 0xffff 0xffffffff\n",
 		"0 0 1 0",
 	};
-	struct avc_reply r;
+	struct tst_reply r;
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(bad); i++) {
-		int ret = avc_access_raw(bad[i], strlen(bad[i]), &r);
+		int ret = tst_access_raw(bad[i], strlen(bad[i]), &r);
 
 		EXPECT_EQ(-EINVAL, ret)
 			TH_LOG("bad request #%zu: expected EINVAL, got %s",
 			       i, ret ? strerror(-ret) : "success");
 	}
 	for (i = 0; i < ARRAY_LEN(good); i++) {
-		int ret = avc_access_raw(good[i], strlen(good[i]), &r);
+		int ret = tst_access_raw(good[i], strlen(good[i]), &r);
 
 		EXPECT_EQ(0, ret)
 			TH_LOG("good request #%zu: %s (reply '%s')", i,
-			       strerror(-ret), avc_last_reply_text());
+			       strerror(-ret), tst_last_reply_text());
 	}
 }
 
@@ -371,13 +371,13 @@ TEST_F_TIMEOUT(avc, number_syntax, 120)
 		{ "0xAb 0X1 0X01 0X0", 0xab },
 		{ "0XaB 1 1 1", 0xab },
 	};
-	struct avc_reply r;
+	struct tst_reply r;
 	__u32 seq;
 	size_t i;
 
-	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
+	TST_LOAD(policy, sizeof(policy) - 1, &seq);
 	for (i = 0; i < ARRAY_LEN(q); i++) {
-		int ret = avc_access_raw(q[i].req, strlen(q[i].req), &r);
+		int ret = tst_access_raw(q[i].req, strlen(q[i].req), &r);
 
 		ASSERT_EQ(0, ret) TH_LOG("'%s': %s", q[i].req, strerror(-ret));
 		EXPECT_EQ(q[i].allowed, r.allowed)
@@ -385,8 +385,8 @@ TEST_F_TIMEOUT(avc, number_syntax, 120)
 		EXPECT_EQ(seq, r.seqno);
 	}
 	/* 0X with nothing after it is no number, as 0x is not. */
-	AVC_FAILS(EINVAL, avc_access_raw("0X 1 1 1", 8, &r));
-	AVC_FAILS(EINVAL, avc_access_raw("1 1 1 0X", 8, &r));
+	TST_FAILS(EINVAL, tst_access_raw("0X 1 1 1", 8, &r));
+	TST_FAILS(EINVAL, tst_access_raw("1 1 1 0X", 8, &r));
 }
 
 /*
@@ -406,11 +406,11 @@ TEST_F_TIMEOUT(avc, access_request_length, 120)
 		{ 129, 0, EINVAL }, { 129, 1, EINVAL }, { 4096, 1, EINVAL },
 	};
 	char buf[4096];
-	struct avc_reply r;
+	struct tst_reply r;
 	size_t i, text;
 	__u32 seq;
 
-	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
+	TST_LOAD(policy, sizeof(policy) - 1, &seq);
 	for (i = 0; i < ARRAY_LEN(tc); i++) {
 		int ret;
 
@@ -420,7 +420,7 @@ TEST_F_TIMEOUT(avc, access_request_length, 120)
 		memcpy(buf + text - 7, "1 2 3 1", 7);
 		if (tc[i].nl)
 			buf[text] = '\n';
-		ret = avc_access_raw(buf, tc[i].len, &r);
+		ret = tst_access_raw(buf, tc[i].len, &r);
 		EXPECT_EQ(-tc[i].err, ret)
 			TH_LOG("%zu bytes%s: expected %s, got %s",
 			       tc[i].len, tc[i].nl ? " with a newline" : "",
@@ -445,9 +445,9 @@ TEST_F_TIMEOUT(avc, access_reply_format, 120)
 	__u32 seq;
 	int fd;
 
-	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
+	TST_LOAD(policy, sizeof(policy) - 1, &seq);
 	snprintf(expect, sizeof(expect), "1f ffffffff f0 7fffffff %u 1", seq);
-	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(8, write(fd, "5 6 7 1\n", 8));
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -459,7 +459,7 @@ TEST_F_TIMEOUT(avc, access_reply_format, 120)
 	close(fd);
 
 	/* Same reply through the cache (a hit) and by 1-byte reads. */
-	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(7, write(fd, "5 6 7 1", 7));
 	for (n = 0; n < (ssize_t)sizeof(buf) - 1; n++)
@@ -477,40 +477,40 @@ TEST_F_TIMEOUT(avc, access_reply_format, 120)
  */
 TEST_F_TIMEOUT(avc, access_transactions_on_one_fd, 120)
 {
-	struct avc_cache_stats_sum before, after;
-	struct avc_buf pol = { 0 };
-	struct avc_reply r;
+	struct tst_cache_stats_sum before, after;
+	struct tst_buf pol = { 0 };
+	struct tst_reply r;
 	char req[64], buf[128];
 	ssize_t n;
 	__u32 seq, k, i;
 	int fd;
 
 	for (k = 1; k <= 50; k++)
-		avc_buf_printf(&pol, "allow %u 2 3 0x%x\n", k, k * 3 + 1);
-	AVC_LOAD(pol.data, pol.len, &seq);
-	avc_buf_free(&pol);
+		tst_buf_printf(&pol, "allow %u 2 3 0x%x\n", k, k * 3 + 1);
+	TST_LOAD(pol.data, pol.len, &seq);
+	tst_buf_free(&pol);
 
-	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR);
 	ASSERT_LE(0, fd);
 	/* Nothing asked yet: nothing to read. */
 	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
 
-	AVC_OK(avc_read_cache_stats(&before));
+	TST_OK(tst_read_cache_stats(&before));
 	for (i = 0; i < 200; i++) {
 		k = 1 + i % 60;
 		n = snprintf(req, sizeof(req), "%u 2 3 1", k);
 		ASSERT_EQ(n, write(fd, req, n));
 		n = read(fd, buf, sizeof(buf) - 1);
 		ASSERT_LT(0, n);
-		ASSERT_EQ(0, avc_parse_reply(buf, n, &r))
+		ASSERT_EQ(0, tst_parse_reply(buf, n, &r))
 			TH_LOG("reply %u: '%.*s'", i, (int)n, buf);
 		EXPECT_EQ(k <= 50 ? k * 3 + 1 : 0, r.allowed);
 		EXPECT_EQ(0xffffffff, r.auditdeny);
 		EXPECT_EQ(seq, r.seqno);
 		EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
 	}
-	AVC_OK(avc_read_cache_stats(&after));
-	EXPECT_EQ(200, avc_stat_delta(&before, &after, AVC_LOOKUPS));
+	TST_OK(tst_read_cache_stats(&after));
+	EXPECT_EQ(200, tst_stat_delta(&before, &after, TST_LOOKUPS));
 
 	/* A write after a partial read rewinds: the new answer whole. */
 	ASSERT_EQ(7, write(fd, "1 2 3 1", 7));
@@ -518,7 +518,7 @@ TEST_F_TIMEOUT(avc, access_transactions_on_one_fd, 120)
 	ASSERT_EQ(7, write(fd, "7 2 3 1", 7));
 	n = read(fd, buf, sizeof(buf) - 1);
 	ASSERT_LT(0, n);
-	ASSERT_EQ(0, avc_parse_reply(buf, n, &r));
+	ASSERT_EQ(0, tst_parse_reply(buf, n, &r));
 	EXPECT_EQ(7 * 3 + 1, r.allowed);
 	close(fd);
 }
@@ -534,13 +534,13 @@ TEST_F_TIMEOUT(avc, access_pwrite_then_read, 120)
 		"allow 2 2 3 0x22\n"
 		"allow 3 2 3 0x33\n";
 	char buf[128], want[128];
-	struct avc_reply r;
+	struct tst_reply r;
 	ssize_t n;
 	__u32 seq;
 	int fd;
 
-	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
-	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	TST_LOAD(policy, sizeof(policy) - 1, &seq);
+	fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(7, write(fd, "1 2 3 1", 7));
 	/* Part of the first reply: the offset is now 4. */
@@ -551,7 +551,7 @@ TEST_F_TIMEOUT(avc, access_pwrite_then_read, 120)
 	buf[n] = '\0';
 	snprintf(want, sizeof(want), "22 ffffffff 0 ffffffff %u 0", seq);
 	EXPECT_STREQ(want, buf);
-	ASSERT_EQ(0, avc_parse_reply(buf, n, &r));
+	ASSERT_EQ(0, tst_parse_reply(buf, n, &r));
 	/* Whole replies read to their end, then a pwrite at another offset. */
 	EXPECT_EQ(0, read(fd, buf, sizeof(buf)));
 	ASSERT_EQ(7, pwrite(fd, "3 2 3 1", 7, 99));
@@ -573,7 +573,7 @@ TEST_F_TIMEOUT(avc, access_pwrite_then_read, 120)
 
 static int set_access_unprivileged(const char *val)
 {
-	return avc_write_str(ACCESS_UNPRIVILEGED, val);
+	return tst_write_str(ACCESS_UNPRIVILEGED, val);
 }
 
 /*
@@ -584,37 +584,37 @@ static int set_access_unprivileged(const char *val)
  */
 static void unprivileged_child(int as_nobody, int allowed, __u32 seq)
 {
-	struct avc_hash_stats_file hs;
-	struct avc_cache_stats_sum cs;
-	struct avc_reply r;
+	struct tst_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
+	struct tst_reply r;
 	int fd;
 	__u32 v;
 
 	if (as_nobody && (setgid(65534) || setuid(65534)))
 		_exit(10);
-	if (!as_nobody && avc_drop_effective_cap(CAP_MAC_ADMIN))
+	if (!as_nobody && tst_drop_effective_cap(CAP_MAC_ADMIN))
 		_exit(10);
-	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR);
 	if (allowed) {
 		if (fd < 0)
 			_exit(11);
 		close(fd);
-		if (avc_access(11, 12, 13, 1, &r) || r.allowed != 0x3 ||
+		if (tst_access(11, 12, 13, 1, &r) || r.allowed != 0x3 ||
 		    r.seqno != seq)
 			_exit(12);
 	} else if (fd >= 0 || errno != EACCES) {
 		_exit(11);
 	}
-	if (avc_read_seqno(&v) || v != seq)
+	if (tst_read_seqno(&v) || v != seq)
 		_exit(13);
-	if (avc_read_hash_stats(&hs) || avc_read_cache_stats(&cs))
+	if (tst_read_hash_stats(&hs) || tst_read_cache_stats(&cs))
 		_exit(14);
-	if (avc_read_threshold(&v))
+	if (tst_read_threshold(&v))
 		_exit(15);
 	/* load needs CAP_MAC_ADMIN, and is 0600; cache_threshold 0644. */
-	if (avc_load_policy("", 0) != (as_nobody ? -EACCES : -EPERM))
+	if (tst_load_policy("", 0) != (as_nobody ? -EACCES : -EPERM))
 		_exit(16);
-	if (avc_write_threshold(77) != (as_nobody ? -EACCES : -EPERM))
+	if (tst_write_threshold(77) != (as_nobody ? -EACCES : -EPERM))
 		_exit(17);
 	_exit(0);
 }
@@ -627,48 +627,48 @@ static void unprivileged_child(int as_nobody, int allowed, __u32 seq)
 TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 {
 	static const char policy[] = "allow 11 12 13 0x3\n";
-	struct avc_cache_stats_sum before, after;
-	struct avc_reply r;
+	struct tst_cache_stats_sum before, after;
+	struct tst_reply r;
 	char *old = NULL;
 	int as_nobody;
 	__u32 seq;
 	pid_t pid;
 
-	AVC_LOAD(policy, sizeof(policy) - 1, &seq);
-	ASSERT_LT(0, avc_read_all(ACCESS_UNPRIVILEGED, &old))
+	TST_LOAD(policy, sizeof(policy) - 1, &seq);
+	ASSERT_LT(0, tst_read_all(ACCESS_UNPRIVILEGED, &old))
 		TH_LOG("no %s", ACCESS_UNPRIVILEGED);
 	EXPECT_EQ('N', old[0]) TH_LOG("access_unprivileged is %s by default",
 				      old);
-	AVC_OK(set_access_unprivileged("0"));
+	TST_OK(set_access_unprivileged("0"));
 	for (as_nobody = 1; as_nobody >= 0; as_nobody--) {
-		AVC_OK(avc_read_cache_stats(&before));
+		TST_OK(tst_read_cache_stats(&before));
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (pid == 0)
 			unprivileged_child(as_nobody, 0, seq);
-		AVC_EXPECT_CHILD_OK(pid, as_nobody ?
+		TST_EXPECT_CHILD_OK(pid, as_nobody ?
 				    "uid 65534: access refused" :
 				    "root without CAP_MAC_ADMIN: access refused");
-		AVC_OK(avc_read_cache_stats(&after));
-		EXPECT_EQ(before.sum[AVC_LOOKUPS], after.sum[AVC_LOOKUPS]);
-		EXPECT_EQ(before.sum[AVC_ALLOCATIONS], after.sum[AVC_ALLOCATIONS]);
+		TST_OK(tst_read_cache_stats(&after));
+		EXPECT_EQ(before.sum[TST_LOOKUPS], after.sum[TST_LOOKUPS]);
+		EXPECT_EQ(before.sum[TST_ALLOCATIONS], after.sum[TST_ALLOCATIONS]);
 	}
 
 	/* Opted in: uid 65534 asks, and its lookup is counted. */
-	AVC_OK(set_access_unprivileged("1"));
-	AVC_OK(avc_read_cache_stats(&before));
+	TST_OK(set_access_unprivileged("1"));
+	TST_OK(tst_read_cache_stats(&before));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0)
 		unprivileged_child(1, 1, seq);
-	AVC_EXPECT_CHILD_OK(pid, "uid 65534 with access_unprivileged=1");
-	AVC_OK(set_access_unprivileged(old[0] == 'Y' ? "1" : "0"));
+	TST_EXPECT_CHILD_OK(pid, "uid 65534 with access_unprivileged=1");
+	TST_OK(set_access_unprivileged(old[0] == 'Y' ? "1" : "0"));
 	free(old);
-	AVC_OK(avc_read_cache_stats(&after));
-	EXPECT_EQ(before.sum[AVC_LOOKUPS] + 1, after.sum[AVC_LOOKUPS]);
+	TST_OK(tst_read_cache_stats(&after));
+	EXPECT_EQ(before.sum[TST_LOOKUPS] + 1, after.sum[TST_LOOKUPS]);
 
-	AVC_OK(avc_read_seqno(&seq));
-	AVC_QUERY(11, 12, 13, 0, &r);
+	TST_OK(tst_read_seqno(&seq));
+	TST_QUERY(11, 12, 13, 0, &r);
 	EXPECT_EQ(seq, r.seqno);
 	EXPECT_EQ(0x3, r.allowed);
 }
@@ -676,25 +676,25 @@ TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 TEST_F_TIMEOUT(avc, seqno_file, 120)
 {
 	__u32 s0, s1, s2;
-	struct avc_reply r;
+	struct tst_reply r;
 	char *text;
 	ssize_t len;
 
-	len = avc_read_rel(AVC_RCU_FILE_SEQNO, &text);
+	len = tst_read_rel(AVC_RCU_FILE_SEQNO, &text);
 	ASSERT_LT(0, len);
-	AVC_OK(avc_parse_u32_line(text, (size_t)len, &s0));
+	TST_OK(tst_parse_u32_line(text, (size_t)len, &s0));
 	free(text);
-	AVC_QUERY(1, 1, 1, 0, &r);
+	TST_QUERY(1, 1, 1, 0, &r);
 	EXPECT_EQ(s0, r.seqno);
 	/* Writing nothing to load is no load: the seqno stays. */
-	AVC_OK(avc_load_policy("", 0));
-	AVC_OK(avc_read_seqno(&s1));
+	TST_OK(tst_load_policy("", 0));
+	TST_OK(tst_read_seqno(&s1));
 	EXPECT_EQ(s0, s1);
-	AVC_LOAD("\n", 1, &s1);
+	TST_LOAD("\n", 1, &s1);
 	EXPECT_EQ(s0 + 1, s1);
 	LOADS("# only a comment\n\n", &s2);
 	EXPECT_EQ(s1 + 1, s2);
-	AVC_QUERY(1, 1, 1, 0, &r);
+	TST_QUERY(1, 1, 1, 0, &r);
 	EXPECT_EQ(s2, r.seqno);
 }
 

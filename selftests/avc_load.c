@@ -34,30 +34,30 @@
 #include "avc_test.h"
 
 FIXTURE(load) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 };
 
 FIXTURE_SETUP(load)
 {
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
-	AVC_OK(avc_write_threshold(4096));
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
+	TST_OK(tst_write_threshold(4096));
 }
 
 FIXTURE_TEARDOWN(load)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 /* A load in pieces that must succeed and move the seqno by one. */
 #define LOAD_CHUNKS(text, len, chunks, n, seq_out) do {			\
 	__u32 __b, __a;							\
 	int __at, __r;							\
-	AVC_OK(avc_read_seqno(&__b));					\
-	__r = avc_load_chunks((text), (len), (chunks), (n), &__at);	\
+	TST_OK(tst_read_seqno(&__b));					\
+	__r = tst_load_chunks((text), (len), (chunks), (n), &__at);	\
 	ASSERT_EQ(0, __r) TH_LOG("failed at call %d (0 is close): %s",	\
 				 __at, strerror(-__r));			\
-	AVC_OK(avc_read_seqno(&__a));					\
+	TST_OK(tst_read_seqno(&__a));					\
 	ASSERT_EQ(__b + 1, __a);					\
 	*(seq_out) = __a;						\
 } while (0)
@@ -83,7 +83,7 @@ static const char shapes[] =
 
 static const struct {
 	__u32 s, t, c;
-	struct avc_decision d;
+	struct tst_decision d;
 } shapes_want[] = {
 	{ 1, 2, 3, { 0x3, 0x10, ~0x100U, 0 } },
 	{ 4, 5, 6, { 77, 0, 0xffffffff, 0 } },
@@ -96,7 +96,7 @@ static const struct {
 #define CHECK_SHAPES(seq) do {						\
 	size_t __i;							\
 	for (__i = 0; __i < ARRAY_LEN(shapes_want); __i++)		\
-		AVC_EXPECT_DECISION(shapes_want[__i].s, shapes_want[__i].t, \
+		TST_EXPECT_DECISION(shapes_want[__i].s, shapes_want[__i].t, \
 				    shapes_want[__i].c,			\
 				    &shapes_want[__i].d, (seq));	\
 } while (0)
@@ -124,54 +124,54 @@ TEST_F_TIMEOUT(load, every_split, 600)
 /* Random cuts of a random policy, and writes of zero bytes among them. */
 TEST_F_TIMEOUT(load, random_splits, 600)
 {
-	struct avc_policy p = { 0 };
-	struct avc_buf t = { 0 };
-	__u64 seed = avc_seed(), rng = seed;
+	struct tst_policy p = { 0 };
+	struct tst_buf t = { 0 };
+	__u64 seed = tst_seed(), rng = seed;
 	__u32 k, seq;
 	int round;
 
-	avc_diag("random_splits: AVC_SEED=%llu", (unsigned long long)seed);
+	tst_diag("random_splits: AVC_SEED=%llu", (unsigned long long)seed);
 	for (k = 0; k < 300; k++)
-		avc_policy_add(&p, (enum avc_model_rule_kind)(avc_rand(&rng) % 4),
-			       avc_rand_range(&rng, 1, 40),
-			       avc_rand_range(&rng, 1, 5),
-			       avc_rand_range(&rng, 1, 3),
-			       (__u32)avc_rand(&rng));
-	avc_policy_render(&p, &rng, &t);
+		tst_policy_add(&p, (enum tst_model_rule_kind)(tst_rand(&rng) % 4),
+			       tst_rand_range(&rng, 1, 40),
+			       tst_rand_range(&rng, 1, 5),
+			       tst_rand_range(&rng, 1, 3),
+			       (__u32)tst_rand(&rng));
+	tst_policy_render(&p, &rng, &t);
 	for (round = 0; round < 20; round++) {
 		size_t chunks[8], i;
 		__u32 s;
 
 		for (i = 0; i < ARRAY_LEN(chunks); i++)
-			chunks[i] = avc_rand_range(&rng, 1, round < 10 ? 16 : 700);
+			chunks[i] = tst_rand_range(&rng, 1, round < 10 ? 16 : 700);
 		LOAD_CHUNKS(t.data, t.len, chunks, ARRAY_LEN(chunks), &seq);
 		for (s = 1; s <= 40; s++) {
-			struct avc_decision d;
+			struct tst_decision d;
 			__u32 tt = 1 + s % 5, c = 1 + s % 3;
 
-			avc_policy_decide(&p, s, tt, c, &d);
-			AVC_EXPECT_DECISION(s, tt, c, &d, seq);
+			tst_policy_decide(&p, s, tt, c, &d);
+			TST_EXPECT_DECISION(s, tt, c, &d, seq);
 		}
 	}
 	{
 		/* Empty writes in the middle change nothing. */
-		int fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+		int fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 		size_t half = t.len / 2;
 		__u32 before, after;
 
 		ASSERT_LE(0, fd);
-		AVC_OK(avc_read_seqno(&before));
+		TST_OK(tst_read_seqno(&before));
 		ASSERT_EQ((ssize_t)half, write(fd, t.data, half));
 		ASSERT_EQ(0, write(fd, t.data, 0));
 		ASSERT_EQ((ssize_t)(t.len - half),
 			  write(fd, t.data + half, t.len - half));
 		ASSERT_EQ(0, write(fd, t.data, 0));
 		ASSERT_EQ(0, close(fd));
-		AVC_OK(avc_read_seqno(&after));
+		TST_OK(tst_read_seqno(&after));
 		EXPECT_EQ(before + 1, after);
 	}
-	avc_buf_free(&t);
-	avc_policy_free(&p);
+	tst_buf_free(&t);
+	tst_policy_free(&p);
 }
 
 /*
@@ -181,36 +181,36 @@ TEST_F_TIMEOUT(load, random_splits, 600)
  */
 TEST_F_TIMEOUT(load, long_lines, 300)
 {
-	struct avc_buf t = { 0 };
+	struct tst_buf t = { 0 };
 	size_t cuts[] = { 4096, 1, 20000, 7 };
 	__u32 seq;
 	int i;
 
-	avc_buf_printf(&t, "allow");
+	tst_buf_printf(&t, "allow");
 	for (i = 0; i < 50000; i++)
-		avc_buf_printf(&t, i % 2 ? " " : "\t");
-	avc_buf_printf(&t, "21 22 23 0x5\nallow 24 25 26 ");
+		tst_buf_printf(&t, i % 2 ? " " : "\t");
+	tst_buf_printf(&t, "21 22 23 0x5\nallow 24 25 26 ");
 	for (i = 0; i < 40000; i++)
-		avc_buf_printf(&t, "0");
-	avc_buf_printf(&t, "9\n#");
+		tst_buf_printf(&t, "0");
+	tst_buf_printf(&t, "9\n#");
 	for (i = 0; i < 100000; i++)
-		avc_buf_printf(&t, "c");
-	avc_buf_printf(&t, "\nallow 27 28 29 0x3 #");
+		tst_buf_printf(&t, "c");
+	tst_buf_printf(&t, "\nallow 27 28 29 0x3 #");
 	for (i = 0; i < 100000; i++)
-		avc_buf_printf(&t, "d");
+		tst_buf_printf(&t, "d");
 
 	for (i = 0; i < 2; i++) {
-		struct avc_decision a = { 0x5, 0, 0xffffffff, 0 };
-		struct avc_decision b = { 9, 0, 0xffffffff, 0 };
-		struct avc_decision c = { 0x3, 0, 0xffffffff, 0 };
+		struct tst_decision a = { 0x5, 0, 0xffffffff, 0 };
+		struct tst_decision b = { 9, 0, 0xffffffff, 0 };
+		struct tst_decision c = { 0x3, 0, 0xffffffff, 0 };
 
 		LOAD_CHUNKS(t.data, t.len, cuts, i ? ARRAY_LEN(cuts) : 0,
 			    &seq);
-		AVC_EXPECT_DECISION(21, 22, 23, &a, seq);
-		AVC_EXPECT_DECISION(24, 25, 26, &b, seq);
-		AVC_EXPECT_DECISION(27, 28, 29, &c, seq);
+		TST_EXPECT_DECISION(21, 22, 23, &a, seq);
+		TST_EXPECT_DECISION(24, 25, 26, &b, seq);
+		TST_EXPECT_DECISION(27, 28, 29, &c, seq);
 	}
-	avc_buf_free(&t);
+	tst_buf_free(&t);
 }
 
 /*
@@ -221,7 +221,7 @@ TEST_F_TIMEOUT(load, long_lines, 300)
 
 static __u32 big_perm(__u32 j)
 {
-	return avc_mix(j, 0xca7, 0, 0);
+	return tst_mix(j, 0xca7, 0, 0);
 }
 
 /*
@@ -232,37 +232,37 @@ static __u32 big_perm(__u32 j)
 TEST_F_TIMEOUT(load, cat_multi_megabyte, 600)
 {
 	char path[] = "/tmp/avc_load_policy.XXXXXX", cmd[512];
-	struct avc_buf t = { 0 };
-	__u64 rng = avc_seed();
+	struct tst_buf t = { 0 };
+	__u64 rng = tst_seed();
 	__u32 j, before, after;
 	int fd, status, i;
 
 	for (j = 0; j < BIG_RULES; j++)
-		avc_buf_printf(&t, "allow %u %u %u 0x%x\n", 200000 + j / 512,
+		tst_buf_printf(&t, "allow %u %u %u 0x%x\n", 200000 + j / 512,
 			       1 + j % 512, 1 + j % 3, big_perm(j));
 	ASSERT_LT(4u << 20, t.len) TH_LOG("only %zu bytes", t.len);
 	fd = mkstemp(path);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ((ssize_t)t.len, write(fd, t.data, t.len));
 	ASSERT_EQ(0, close(fd));
-	avc_buf_free(&t);
+	tst_buf_free(&t);
 
-	AVC_OK(avc_read_seqno(&before));
+	TST_OK(tst_read_seqno(&before));
 	snprintf(cmd, sizeof(cmd), "cat %s > %s", path,
-		 avc_path(AVC_RCU_FILE_LOAD));
+		 tst_path(AVC_RCU_FILE_LOAD));
 	status = system(cmd);
 	unlink(path);
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("%s failed", cmd);
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	ASSERT_EQ(before + 1, after);
 	for (i = 0; i < 400; i++) {
-		struct avc_decision d = { 0, 0, 0xffffffff, 0 };
+		struct tst_decision d = { 0, 0, 0xffffffff, 0 };
 
 		j = i < 2 ? (i ? BIG_RULES - 1 : 0) :
-		    avc_rand_range(&rng, 0, BIG_RULES - 1);
+		    tst_rand_range(&rng, 0, BIG_RULES - 1);
 		d.allowed = big_perm(j);
-		AVC_EXPECT_DECISION(200000 + j / 512, 1 + j % 512, 1 + j % 3,
+		TST_EXPECT_DECISION(200000 + j / 512, 1 + j % 512, 1 + j % 3,
 				    &d, after);
 	}
 }
@@ -275,7 +275,7 @@ TEST_F_TIMEOUT(load, cat_multi_megabyte, 600)
 		break;							\
 	snprintf(__needle, sizeof(__needle), "avc_rcu: policy line %u:",\
 		 (line));						\
-	EXPECT_EQ(1, avc_kmsg_grep(__kfd, __needle, __found,		\
+	EXPECT_EQ(1, tst_kmsg_grep(__kfd, __needle, __found,		\
 				   sizeof(__found)))			\
 		TH_LOG("no '%s' in the kernel log", __needle);		\
 } while (0)
@@ -291,17 +291,17 @@ TEST_F_TIMEOUT(load, cat_multi_megabyte, 600)
 TEST_F_TIMEOUT(load, bad_line_in_third_write, 300)
 {
 	static const char good[] = "allow 31 32 33 0x1f\n";
-	struct avc_decision d = { 0x1f, 0, 0xffffffff, 0 };
-	struct avc_buf t = { 0 };
+	struct tst_decision d = { 0x1f, 0, 0xffffffff, 0 };
+	struct tst_buf t = { 0 };
 	size_t w[5], bad_at = 0, i;
 	__u32 seq, now, line;
 	int kfd, fd, round;
 	ssize_t n;
 
-	AVC_LOAD(good, sizeof(good) - 1, &seq);
-	kfd = avc_kmsg_open();
+	TST_LOAD(good, sizeof(good) - 1, &seq);
+	kfd = tst_kmsg_open();
 	if (kfd < 0)
-		avc_diag("no /dev/kmsg (%s): line numbers not checked",
+		tst_diag("no /dev/kmsg (%s): line numbers not checked",
 			 strerror(-kfd));
 	for (round = 0; round < 2; round++) {
 		/* 30 lines a write; the bad one is line 75 (third write). */
@@ -309,7 +309,7 @@ TEST_F_TIMEOUT(load, bad_line_in_third_write, 300)
 		for (line = 1; line <= 150; line++) {
 			if (line == 75)
 				bad_at = t.len;
-			avc_buf_printf(&t, line == 75 ? "allow 1 2 3 4 5\n" :
+			tst_buf_printf(&t, line == 75 ? "allow 1 2 3 4 5\n" :
 				       "allow %u 40 41 0x%x\n", line, line);
 			if (line % 30 == 0)
 				w[line / 30 - 1] = t.len;
@@ -317,7 +317,7 @@ TEST_F_TIMEOUT(load, bad_line_in_third_write, 300)
 		/* Round 1: the bad line starts at the end of write two. */
 		if (round)
 			w[1] = bad_at + 3;
-		fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+		fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 		ASSERT_LE(0, fd);
 		for (i = 0; i < 5; i++) {
 			size_t from = i ? w[i - 1] : 0;
@@ -337,30 +337,30 @@ TEST_F_TIMEOUT(load, bad_line_in_third_write, 300)
 		EXPECT_EQ(-1, close(fd));
 		EXPECT_EQ(EINVAL, errno);
 		EXPECT_LOGGED_LINE(kfd, 75);
-		AVC_OK(avc_read_seqno(&now));
+		TST_OK(tst_read_seqno(&now));
 		ASSERT_EQ(seq, now);
-		AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
+		TST_EXPECT_DECISION(31, 32, 33, &d, seq);
 		{
-			struct avc_decision none = { 0, 0, 0xffffffff, 0 };
+			struct tst_decision none = { 0, 0, 0xffffffff, 0 };
 
-			AVC_EXPECT_DECISION(1, 40, 41, &none, seq);
+			TST_EXPECT_DECISION(1, 40, 41, &none, seq);
 		}
 	}
 
 	/* A bad last line without a newline: the close says so. */
-	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(20, write(fd, "allow 1 40 41 0x1\nal", 20));
 	ASSERT_EQ(5, write(fd, "lwo 1", 5));
 	EXPECT_EQ(-1, close(fd));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_LOGGED_LINE(kfd, 2);
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(seq, now);
-	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
+	TST_EXPECT_DECISION(31, 32, 33, &d, seq);
 	if (kfd >= 0)
 		close(kfd);
-	avc_buf_free(&t);
+	tst_buf_free(&t);
 }
 
 /*
@@ -373,8 +373,8 @@ TEST_F(load, offsets)
 	__u32 before, after;
 	int fd;
 
-	AVC_OK(avc_read_seqno(&before));
-	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	TST_OK(tst_read_seqno(&before));
+	fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(7, write(fd, text, 7));
 	EXPECT_EQ(-1, pwrite(fd, text + 7, 7, 0));
@@ -383,16 +383,16 @@ TEST_F(load, offsets)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, close(fd));
 	EXPECT_EQ(EINVAL, errno);
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before, after);
 
 	/* pwrite at the right offsets is a plain write. */
-	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	ASSERT_LE(0, fd);
 	EXPECT_EQ(7, pwrite(fd, text, 7, 0));
 	EXPECT_EQ(7, pwrite(fd, text + 7, 7, 7));
 	EXPECT_EQ(0, close(fd));
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before + 1, after);
 }
 
@@ -404,20 +404,20 @@ TEST_F(load, offsets)
 TEST_F(load, two_writers)
 {
 	static const char text[] = "allow 51 52 53 0x3\n";
-	struct avc_decision d = { 0x3, 0, 0xffffffff, 0 };
+	struct tst_decision d = { 0x3, 0, 0xffffffff, 0 };
 	__u32 before, after;
 	int fd, fd2;
 	pid_t pid;
 
-	AVC_OK(avc_read_seqno(&before));
-	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	TST_OK(tst_read_seqno(&before));
+	fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-1, open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY));
+	EXPECT_EQ(-1, open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY));
 	EXPECT_EQ(EBUSY, errno);
-	EXPECT_EQ(-1, open(avc_path(AVC_RCU_FILE_LOAD), O_RDWR));
+	EXPECT_EQ(-1, open(tst_path(AVC_RCU_FILE_LOAD), O_RDWR));
 	EXPECT_EQ(EBUSY, errno);
 	/* The one-call helper meets the same. */
-	AVC_FAILS(EBUSY, avc_load_policy(text, sizeof(text) - 1));
+	TST_FAILS(EBUSY, tst_load_policy(text, sizeof(text) - 1));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -425,9 +425,9 @@ TEST_F(load, two_writers)
 		int ufd;
 
 		close(fd);
-		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+		if (tst_drop_effective_cap(CAP_MAC_ADMIN))
 			_exit(10);
-		ufd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+		ufd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 		if (ufd < 0)
 			_exit(11);
 		if (write(ufd, text, sizeof(text) - 1) != -1 ||
@@ -436,15 +436,15 @@ TEST_F(load, two_writers)
 		close(ufd);
 		_exit(0);
 	}
-	AVC_EXPECT_CHILD_OK(pid, "11: EBUSY for an unprivileged opener, 12: no EPERM");
+	TST_EXPECT_CHILD_OK(pid, "11: EBUSY for an unprivileged opener, 12: no EPERM");
 
 	ASSERT_EQ((ssize_t)(sizeof(text) - 1), write(fd, text, sizeof(text) - 1));
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before, after);
 	ASSERT_EQ(0, close(fd));
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before + 1, after);
-	AVC_EXPECT_DECISION(51, 52, 53, &d, after);
+	TST_EXPECT_DECISION(51, 52, 53, &d, after);
 
 	/* Free again; and an unprivileged holder does not block us. */
 	pid = fork();
@@ -452,21 +452,21 @@ TEST_F(load, two_writers)
 	if (pid == 0) {
 		int ufd;
 
-		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+		if (tst_drop_effective_cap(CAP_MAC_ADMIN))
 			_exit(10);
-		ufd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+		ufd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 		if (ufd < 0)
 			_exit(11);
 		sleep(2);
 		_exit(0);
 	}
 	usleep(300000);
-	fd2 = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	fd2 = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	EXPECT_LE(0, fd2) TH_LOG("open after an unprivileged one: %s",
 				 strerror(errno));
 	if (fd2 >= 0)
 		close(fd2);
-	AVC_EXPECT_CHILD_OK(pid, "11: unprivileged open");
+	TST_EXPECT_CHILD_OK(pid, "11: unprivileged open");
 }
 
 /*
@@ -477,30 +477,30 @@ TEST_F(load, two_writers)
 TEST_F(load, last_close_loads)
 {
 	static const char text[] = "allow 61 62 63 0x6\n";
-	struct avc_decision d = { 0x6, 0, 0xffffffff, 0 };
+	struct tst_decision d = { 0x6, 0, 0xffffffff, 0 };
 	__u32 before, now;
 	int fd, fd2, go[2];
 	pid_t pid;
 	char c = 0;
 
-	AVC_OK(avc_read_seqno(&before));
-	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	TST_OK(tst_read_seqno(&before));
+	fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, close(fd));
-	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, write(fd, text, 0));
 	ASSERT_EQ(0, close(fd));
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(before, now);
 
-	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY);
+	fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ((ssize_t)(sizeof(text) - 1), write(fd, text, sizeof(text) - 1));
 	fd2 = dup(fd);
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, close(fd));
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(before, now) TH_LOG("loaded while a dup was open");
 
 	ASSERT_EQ(0, pipe(go));
@@ -515,14 +515,14 @@ TEST_F(load, last_close_loads)
 	}
 	close(go[0]);
 	ASSERT_EQ(0, close(fd2));
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(before, now) TH_LOG("loaded while a child held a copy");
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	close(go[1]);
-	AVC_EXPECT_CHILD_OK(pid, "child");
-	AVC_OK(avc_read_seqno(&now));
+	TST_EXPECT_CHILD_OK(pid, "child");
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(before + 1, now);
-	AVC_EXPECT_DECISION(61, 62, 63, &d, now);
+	TST_EXPECT_DECISION(61, 62, 63, &d, now);
 }
 
 /* Run a shell command line; its exit status, or -1. */
@@ -543,29 +543,29 @@ static int shell(const char *fmt, const char *arg)
  */
 TEST_F(load, printf_single_write)
 {
-	struct avc_decision a = { 0x7, 0, 0xffffffff, 0 };
-	struct avc_decision b = { 0x9, 0, 0xffffffff, 0 };
-	const char *load = avc_path(AVC_RCU_FILE_LOAD);
+	struct tst_decision a = { 0x7, 0, 0xffffffff, 0 };
+	struct tst_decision b = { 0x9, 0, 0xffffffff, 0 };
+	const char *load = tst_path(AVC_RCU_FILE_LOAD);
 	char path[256];
 	__u32 before, now;
 
 	snprintf(path, sizeof(path), "%s", load);
-	AVC_OK(avc_read_seqno(&before));
+	TST_OK(tst_read_seqno(&before));
 	EXPECT_EQ(0, shell("printf 'allow 71 72 73 0x7\\n' > %s", path));
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	ASSERT_EQ(before + 1, now);
-	AVC_EXPECT_DECISION(71, 72, 73, &a, now);
+	TST_EXPECT_DECISION(71, 72, 73, &a, now);
 
 	EXPECT_EQ(0, shell("printf 'allow 71 72 73 0x9' > %s", path));
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	ASSERT_EQ(before + 2, now);
-	AVC_EXPECT_DECISION(71, 72, 73, &b, now);
+	TST_EXPECT_DECISION(71, 72, 73, &b, now);
 
 	EXPECT_NE(0, shell("printf 'allwo 71 72 73 0x1\\n' > %s 2>/dev/null",
 			   path));
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(before + 2, now);
-	AVC_EXPECT_DECISION(71, 72, 73, &b, now);
+	TST_EXPECT_DECISION(71, 72, 73, &b, now);
 }
 
 TEST_HARNESS_MAIN

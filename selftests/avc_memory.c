@@ -42,21 +42,21 @@
 #define MIB		(1024 * 1024)
 
 FIXTURE(mem) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 	char cg[256];
 };
 
 FIXTURE_SETUP(mem)
 {
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
 }
 
 FIXTURE_TEARDOWN(mem)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 	if (self->cg[0])
-		avc_memcg_remove(self->cg);
+		tst_memcg_remove(self->cg);
 }
 
 /*
@@ -78,8 +78,8 @@ static void policy_of_len(char *buf, size_t len)
 
 TEST_F_TIMEOUT(mem, limit_64mib_exactly, 600)
 {
-	struct avc_decision a = { 0x1, 0, 0xffffffff, 0 };
-	struct avc_decision b = { 0x2, 0, 0xffffffff, 0 };
+	struct tst_decision a = { 0x1, 0, 0xffffffff, 0 };
+	struct tst_decision b = { 0x2, 0, 0xffffffff, 0 };
 	size_t mib = MIB;
 	__u32 before, now;
 	char *buf;
@@ -90,24 +90,24 @@ TEST_F_TIMEOUT(mem, limit_64mib_exactly, 600)
 
 	/* 64 MiB - 1 in 1 MiB writes, 64 MiB in 1 MiB writes and in one. */
 	policy_of_len(buf, MAX_BYTES - 1);
-	AVC_OK(avc_read_seqno(&before));
-	AVC_OK(avc_load_chunks(buf, MAX_BYTES - 1, &mib, 1, &at));
+	TST_OK(tst_read_seqno(&before));
+	TST_OK(tst_load_chunks(buf, MAX_BYTES - 1, &mib, 1, &at));
 	policy_of_len(buf, MAX_BYTES);
-	AVC_OK(avc_load_chunks(buf, MAX_BYTES, &mib, 1, &at));
-	AVC_OK(avc_load_policy(buf, MAX_BYTES));
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_load_chunks(buf, MAX_BYTES, &mib, 1, &at));
+	TST_OK(tst_load_policy(buf, MAX_BYTES));
+	TST_OK(tst_read_seqno(&now));
 	ASSERT_EQ(before + 3, now);
-	AVC_EXPECT_DECISION(81, 82, 83, &a, now);
-	AVC_EXPECT_DECISION(84, 85, 86, &b, now);
+	TST_EXPECT_DECISION(81, 82, 83, &a, now);
+	TST_EXPECT_DECISION(84, 85, 86, &b, now);
 
 	/* One byte more: the 65th write of 1 MiB crosses the limit. */
-	AVC_OK(avc_load_policy("allow 84 85 86 0x4\n", 19));
-	AVC_OK(avc_read_seqno(&before));
+	TST_OK(tst_load_policy("allow 84 85 86 0x4\n", 19));
+	TST_OK(tst_read_seqno(&before));
 	policy_of_len(buf, MAX_BYTES + 1);
-	ret = avc_load_chunks(buf, MAX_BYTES + 1, &mib, 1, &at);
+	ret = tst_load_chunks(buf, MAX_BYTES + 1, &mib, 1, &at);
 	EXPECT_EQ(-EFBIG, ret) TH_LOG("got %s", strerror(-ret));
 	EXPECT_EQ(65, at) TH_LOG("failed at call %d (0 is close)", at);
-	ret = avc_load_policy(buf, MAX_BYTES + 1);
+	ret = tst_load_policy(buf, MAX_BYTES + 1);
 	EXPECT_EQ(-EFBIG, ret);
 	/* 64 MiB, then one byte more in a write of its own. */
 	{
@@ -115,14 +115,14 @@ TEST_F_TIMEOUT(mem, limit_64mib_exactly, 600)
 
 		policy_of_len(buf, MAX_BYTES);
 		buf[MAX_BYTES] = '\n';
-		ret = avc_load_chunks(buf, MAX_BYTES + 1, cut, 2, &at);
+		ret = tst_load_chunks(buf, MAX_BYTES + 1, cut, 2, &at);
 		EXPECT_EQ(-EFBIG, ret);
 		EXPECT_EQ(2, at);
 	}
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(before, now);
 	b.allowed = 0x4;
-	AVC_EXPECT_DECISION(84, 85, 86, &b, now);
+	TST_EXPECT_DECISION(84, 85, 86, &b, now);
 	free(buf);
 }
 
@@ -134,7 +134,7 @@ static long long settled_vmalloc(long long below)
 
 	/* The old policy goes by call_rcu(), its vmalloc'ed part by a worker. */
 	for (i = 0; i < 50; i++) {
-		v = avc_vmalloc_bytes("avc_rcu");
+		v = tst_vmalloc_bytes("avc_rcu");
 		if (v < 0 || v <= below)
 			break;
 		usleep(100000);
@@ -156,9 +156,9 @@ static int load_in_child(const char *cg, const char *text, size_t len)
 	if (pid < 0)
 		return -1000;
 	if (pid == 0) {
-		if (cg && avc_memcg_enter(cg))
+		if (cg && tst_memcg_enter(cg))
 			_exit(200);
-		ret = avc_load_policy(text, len);
+		ret = tst_load_policy(text, len);
 		_exit(ret < 0 ? -ret : 0);
 	}
 	if (waitpid(pid, &status, 0) != pid)
@@ -195,16 +195,16 @@ TEST_F_TIMEOUT(mem, repeated_rules_give_memory_back, 600)
 
 	text = shared_text(REPEAT_BYTES);
 	ASSERT_NE(NULL, text);
-	ret = avc_memcg_create("avc_memory_repeat", 0, self->cg,
+	ret = tst_memcg_create("avc_memory_repeat", 0, self->cg,
 			       sizeof(self->cg));
 	cg = !ret;
 	if (!cg) {
-		avc_diag("no memory cgroup (%s): vmallocinfo only",
+		tst_diag("no memory cgroup (%s): vmallocinfo only",
 			 strerror(-ret));
 		self->cg[0] = '\0';
 	}
 	for (round = 0; round < 2; round++) {
-		struct avc_decision d = { 0, 0, 0xffffffff, 0 };
+		struct tst_decision d = { 0, 0, 0xffffffff, 0 };
 		__u32 seq, k;
 
 		/* One rule 16 MiB long, or a thousand rules in turn. */
@@ -221,16 +221,16 @@ TEST_F_TIMEOUT(mem, repeated_rules_give_memory_back, 600)
 			memcpy(text + len, line, n);
 			len += n;
 		}
-		AVC_OK(avc_load_policy(small, sizeof(small) - 1));
+		TST_OK(tst_load_policy(small, sizeof(small) - 1));
 		v0 = settled_vmalloc(0);
 		ASSERT_LE(0, v0);
 		ret = load_in_child(cg ? self->cg : NULL, text, len);
 		ASSERT_EQ(0, ret) TH_LOG("load in a child: %d", ret);
-		AVC_OK(avc_read_seqno(&seq));
+		TST_OK(tst_read_seqno(&seq));
 		d.allowed = 0x7;
-		AVC_EXPECT_DECISION(round ? 999 : 1, 2, 3, &d, seq);
+		TST_EXPECT_DECISION(round ? 999 : 1, 2, 3, &d, seq);
 		v1 = settled_vmalloc(v0 + MIB);
-		avc_diag("%s: %zu bytes, %u lines: vmalloc'ed by avc_rcu %lld -> %lld bytes",
+		tst_diag("%s: %zu bytes, %u lines: vmalloc'ed by avc_rcu %lld -> %lld bytes",
 			 round ? "1000 rules repeated" : "one rule repeated",
 			 len, k, v0, v1);
 		EXPECT_GE(v0 + MIB, v1)
@@ -239,9 +239,9 @@ TEST_F_TIMEOUT(mem, repeated_rules_give_memory_back, 600)
 		if (!cg)
 			continue;
 		/* What the writer's cgroup is still charged for: the policy. */
-		cur = avc_memcg_read(self->cg, "memory.current", NULL);
-		avc_diag("writer's cgroup: memory.current %lld, memory.peak %lld",
-			 cur, avc_memcg_read(self->cg, "memory.peak", NULL));
+		cur = tst_memcg_read(self->cg, "memory.current", NULL);
+		tst_diag("writer's cgroup: memory.current %lld, memory.peak %lld",
+			 cur, tst_memcg_read(self->cg, "memory.peak", NULL));
 		EXPECT_GE(2 * MIB, cur)
 			TH_LOG("the writer's cgroup holds %lld bytes after the load",
 			       cur);
@@ -266,7 +266,7 @@ TEST_F_TIMEOUT(mem, bare_keywords_fail_at_line_1, 300)
 	char *text;
 	int ret, kfd;
 
-	ret = avc_memcg_create("avc_memory_keywords", KEYWORD_LIMIT, self->cg,
+	ret = tst_memcg_create("avc_memory_keywords", KEYWORD_LIMIT, self->cg,
 			       sizeof(self->cg));
 	if (ret) {
 		self->cg[0] = '\0';
@@ -276,22 +276,22 @@ TEST_F_TIMEOUT(mem, bare_keywords_fail_at_line_1, 300)
 	ASSERT_NE(NULL, text);
 	for (i = 0; i + 6 <= KEYWORD_BYTES; i += 6)
 		memcpy(text + i, "allow\n", 6);
-	AVC_OK(avc_read_seqno(&before));
-	kfd = avc_kmsg_open();
+	TST_OK(tst_read_seqno(&before));
+	kfd = tst_kmsg_open();
 	ret = load_in_child(self->cg, text, i);
 	EXPECT_EQ(EINVAL, ret)
 		TH_LOG("load of %zu bytes of bare keywords: %s", i,
 		       ret > 0 ? strerror(ret) : ret < -1 ?
 		       "killed by a signal" : "success");
-	avc_diag("writer's cgroup: memory.peak %lld (limit %lld)",
-		 avc_memcg_read(self->cg, "memory.peak", NULL),
+	tst_diag("writer's cgroup: memory.peak %lld (limit %lld)",
+		 tst_memcg_read(self->cg, "memory.peak", NULL),
 		 KEYWORD_LIMIT);
 	if (kfd >= 0) {
-		EXPECT_EQ(1, avc_kmsg_grep(kfd, "avc_rcu: policy line 1:",
+		EXPECT_EQ(1, tst_kmsg_grep(kfd, "avc_rcu: policy line 1:",
 					   found, sizeof(found)));
 		close(kfd);
 	}
-	AVC_OK(avc_read_seqno(&now));
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(before, now);
 	munmap(text, KEYWORD_BYTES);
 }
@@ -308,13 +308,13 @@ TEST_F_TIMEOUT(mem, bare_keywords_fail_at_line_1, 300)
 TEST_F_TIMEOUT(mem, enomem_not_oom_kill, 300)
 {
 	static const char small[] = "allow 91 92 93 0x9\n";
-	struct avc_decision d = { 0x9, 0, 0xffffffff, 0 };
+	struct tst_decision d = { 0x9, 0, 0xffffffff, 0 };
 	__u32 before, now, j;
 	size_t len = 0;
 	char *text;
 	int ret;
 
-	ret = avc_memcg_create("avc_memory_enomem", ENOMEM_LIMIT, self->cg,
+	ret = tst_memcg_create("avc_memory_enomem", ENOMEM_LIMIT, self->cg,
 			       sizeof(self->cg));
 	if (ret) {
 		self->cg[0] = '\0';
@@ -332,7 +332,7 @@ TEST_F_TIMEOUT(mem, enomem_not_oom_kill, 300)
 		memcpy(text + len, line, n);
 		len += n;
 	}
-	AVC_LOAD(small, sizeof(small) - 1, &before);
+	TST_LOAD(small, sizeof(small) - 1, &before);
 	ret = load_in_child(self->cg, text, len);
 	EXPECT_EQ(ENOMEM, ret)
 		TH_LOG("%u rules (%zu bytes) in a %lld-byte cgroup: %s%s", j,
@@ -340,13 +340,13 @@ TEST_F_TIMEOUT(mem, enomem_not_oom_kill, 300)
 		       ret > 0 ? strerror(ret) : ret < -1 ?
 		       "killed by signal " : "success",
 		       ret < -1 ? strsignal(-1 - ret) : "");
-	avc_diag("writer's cgroup: oom_kill %lld, max %lld",
-		 avc_memcg_read(self->cg, "memory.events", "oom_kill"),
-		 avc_memcg_read(self->cg, "memory.events", "max"));
-	EXPECT_EQ(0, avc_memcg_read(self->cg, "memory.events", "oom_kill"));
-	AVC_OK(avc_read_seqno(&now));
+	tst_diag("writer's cgroup: oom_kill %lld, max %lld",
+		 tst_memcg_read(self->cg, "memory.events", "oom_kill"),
+		 tst_memcg_read(self->cg, "memory.events", "max"));
+	EXPECT_EQ(0, tst_memcg_read(self->cg, "memory.events", "oom_kill"));
+	TST_OK(tst_read_seqno(&now));
 	EXPECT_EQ(before, now);
-	AVC_EXPECT_DECISION(91, 92, 93, &d, now);
+	TST_EXPECT_DECISION(91, 92, 93, &d, now);
 	munmap(text, ENOMEM_BYTES);
 }
 
@@ -358,7 +358,7 @@ TEST_F_TIMEOUT(mem, enomem_not_oom_kill, 300)
 static int preempt_mode(char *mode, size_t size)
 {
 	char line[128], *open, *close;
-	int ret = avc_read_line(PREEMPT_MODE, line, sizeof(line));
+	int ret = tst_read_line(PREEMPT_MODE, line, sizeof(line));
 
 	if (ret)
 		return ret;
@@ -390,14 +390,14 @@ TEST_F_TIMEOUT(mem, largest_policy_no_soft_lockup, 900)
 	char *text;
 	int kfd, ret;
 
-	if (cpus != 1 && avc_env_long("AVC_LARGE_POLICY", 0) != 1)
+	if (cpus != 1 && tst_env_long("AVC_LARGE_POLICY", 0) != 1)
 		SKIP(return, "%ld CPUs: runs on the 1-CPU guest (AVC_LARGE_POLICY=1 to force)",
 		     cpus);
-	ret = avc_read_line(SOFT_WATCHDOG, thresh, sizeof(thresh));
+	ret = tst_read_line(SOFT_WATCHDOG, thresh, sizeof(thresh));
 	if (ret || strcmp(thresh, "1"))
 		SKIP(return, "no soft lockup detector (%s)",
 		     ret ? strerror(-ret) : "soft_watchdog is 0");
-	AVC_OK(avc_read_line(WATCHDOG_THRESH, thresh, sizeof(thresh)));
+	TST_OK(tst_read_line(WATCHDOG_THRESH, thresh, sizeof(thresh)));
 
 	text = malloc(MAX_BYTES);
 	ASSERT_NE(NULL, text);
@@ -415,46 +415,46 @@ TEST_F_TIMEOUT(mem, largest_policy_no_soft_lockup, 900)
 			len += l;
 		}
 	}
-	avc_diag("%zu bytes, rules for j = %u .. 3599999", len, j + 1);
+	tst_diag("%zu bytes, rules for j = %u .. 3599999", len, j + 1);
 
 	if (!preempt_mode(mode, sizeof(mode)) && strcmp(mode, "none")) {
-		if (avc_write_str(PREEMPT_MODE, "none"))
+		if (tst_write_str(PREEMPT_MODE, "none"))
 			mode[0] = '\0';
 	}
-	AVC_OK(avc_write_str(WATCHDOG_THRESH, "1"));
-	kfd = avc_kmsg_open();
-	kfd2 = avc_kmsg_open();
-	AVC_OK(avc_read_seqno(&seq));
-	t0 = avc_now_ms();
-	ret = avc_load_policy(text, len);
-	ms = avc_now_ms() - t0;
+	TST_OK(tst_write_str(WATCHDOG_THRESH, "1"));
+	kfd = tst_kmsg_open();
+	kfd2 = tst_kmsg_open();
+	TST_OK(tst_read_seqno(&seq));
+	t0 = tst_now_ms();
+	ret = tst_load_policy(text, len);
+	ms = tst_now_ms() - t0;
 	/* Let the detector look once more at the last stretch. */
 	sleep(3);
-	avc_write_str(WATCHDOG_THRESH, thresh);
+	tst_write_str(WATCHDOG_THRESH, thresh);
 	if (mode[0] && strcmp(mode, "none"))
-		avc_write_str(PREEMPT_MODE, mode);
+		tst_write_str(PREEMPT_MODE, mode);
 	free(text);
-	avc_diag("loaded in %llu ms (preemption %s during the load)",
+	tst_diag("loaded in %llu ms (preemption %s during the load)",
 		 (unsigned long long)ms, mode[0] ? "none" : "as booted");
 	ASSERT_EQ(0, ret) TH_LOG("load: %s", strerror(-ret));
 	if (kfd >= 0 && kfd2 >= 0) {
-		EXPECT_EQ(0, avc_kmsg_grep(kfd, "soft lockup", found,
+		EXPECT_EQ(0, tst_kmsg_grep(kfd, "soft lockup", found,
 					   sizeof(found)))
 			TH_LOG("%s", found);
-		EXPECT_EQ(0, avc_kmsg_grep(kfd2, "stall", found,
+		EXPECT_EQ(0, tst_kmsg_grep(kfd2, "stall", found,
 					   sizeof(found)))
 			TH_LOG("%s", found);
 	} else {
-		avc_diag("no /dev/kmsg: the console scan alone judges");
+		tst_diag("no /dev/kmsg: the console scan alone judges");
 	}
 	{
-		struct avc_decision d = { 0, 0, 0xffffffff, 0 };
+		struct tst_decision d = { 0, 0, 0xffffffff, 0 };
 		__u32 k[] = { j + 1, 3599999, 1234567, 2000003 };
 		size_t i;
 
 		for (i = 0; i < ARRAY_LEN(k); i++) {
 			d.allowed = k[i] % 10;
-			AVC_EXPECT_DECISION(1 + k[i] / 4096, 1 + k[i] % 4096, 1,
+			TST_EXPECT_DECISION(1 + k[i] / 4096, 1 + k[i] % 4096, 1,
 					    &d, seq + 1);
 		}
 	}

@@ -25,24 +25,24 @@
 #define THRESHOLD	4096
 
 FIXTURE(pol) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 };
 
 FIXTURE_SETUP(pol)
 {
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
-	AVC_OK(avc_write_threshold(THRESHOLD));
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
+	TST_OK(tst_write_threshold(THRESHOLD));
 }
 
 FIXTURE_TEARDOWN(pol)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 #define LOAD_BUF(buf, seq_out) do {					\
-	const struct avc_buf *__b = (buf);				\
-	AVC_LOAD(__b->data, __b->len, seq_out);				\
+	const struct tst_buf *__b = (buf);				\
+	TST_LOAD(__b->data, __b->len, seq_out);				\
 } while (0)
 
 /*
@@ -50,85 +50,85 @@ FIXTURE_TEARDOWN(pol)
  * allow and auditallow perms and dontaudit bits that depend on v, and
  * ssid 3 permissive in odd versions only.
  */
-static void versioned_policy(__u32 v, struct avc_policy *p)
+static void versioned_policy(__u32 v, struct tst_policy *p)
 {
 	__u32 k;
 
 	for (k = 0; k < NKEYS; k++) {
 		__u32 s = k + 1, t = 1000 + k % 7, c = 1 + k % 5;
 
-		if (avc_mix(k, v, 0, 0) % 5 == 0)
+		if (tst_mix(k, v, 0, 0) % 5 == 0)
 			continue;	/* no rules for this key */
-		avc_policy_add(p, AVC_MODEL_ALLOW, s, t, c,
-			       avc_mix(k, v, 1, 0));
+		tst_policy_add(p, TST_MODEL_ALLOW, s, t, c,
+			       tst_mix(k, v, 1, 0));
 		if (k % 3 == 0)
-			avc_policy_add(p, AVC_MODEL_AUDITALLOW, s, t, c,
-				       avc_mix(k, v, 2, 0));
+			tst_policy_add(p, TST_MODEL_AUDITALLOW, s, t, c,
+				       tst_mix(k, v, 2, 0));
 		if (k % 4 == 0)
-			avc_policy_add(p, AVC_MODEL_DONTAUDIT, s, t, c,
-				       avc_mix(k, v, 3, 0));
+			tst_policy_add(p, TST_MODEL_DONTAUDIT, s, t, c,
+				       tst_mix(k, v, 3, 0));
 	}
 	if (v % 2)
-		avc_policy_add(p, AVC_MODEL_PERMISSIVE, 3, 0, 0, 0);
+		tst_policy_add(p, TST_MODEL_PERMISSIVE, 3, 0, 0, 0);
 }
 
 /* Every key of versioned_policy() must answer as p says, under seq. */
 #define CHECK_ALL_KEYS(p, seq) do {					\
 	__u32 __k;							\
 	for (__k = 0; __k < NKEYS; __k++) {				\
-		struct avc_decision __d;				\
-		avc_policy_decide((p), __k + 1, 1000 + __k % 7,		\
+		struct tst_decision __d;				\
+		tst_policy_decide((p), __k + 1, 1000 + __k % 7,		\
 				  1 + __k % 5, &__d);			\
-		AVC_EXPECT_DECISION(__k + 1, 1000 + __k % 7,		\
+		TST_EXPECT_DECISION(__k + 1, 1000 + __k % 7,		\
 				    1 + __k % 5, &__d, (seq));		\
 	}								\
 } while (0)
 
 TEST_F_TIMEOUT(pol, reload_flushes, 300)
 {
-	struct avc_policy a = { 0 }, b = { 0 };
-	struct avc_buf ta = { 0 }, tb = { 0 };
-	struct avc_cache_stats_sum cs0, cs1;
-	struct avc_hash_stats_file hs;
+	struct tst_policy a = { 0 }, b = { 0 };
+	struct tst_buf ta = { 0 }, tb = { 0 };
+	struct tst_cache_stats_sum cs0, cs1;
+	struct tst_hash_stats_file hs;
 	__u32 sa, sb;
-	__u64 rng = avc_seed();
+	__u64 rng = tst_seed();
 
 	versioned_policy(1, &a);
 	versioned_policy(2, &b);
-	avc_policy_render(&a, &rng, &ta);
-	avc_policy_render(&b, &rng, &tb);
+	tst_policy_render(&a, &rng, &ta);
+	tst_policy_render(&b, &rng, &tb);
 
 	LOAD_BUF(&ta, &sa);
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	EXPECT_EQ(0, hs.entries);
 	CHECK_ALL_KEYS(&a, sa);
 	/* Cached now: the second round is all hits. */
-	AVC_OK(avc_read_cache_stats(&cs0));
+	TST_OK(tst_read_cache_stats(&cs0));
 	CHECK_ALL_KEYS(&a, sa);
-	AVC_OK(avc_read_cache_stats(&cs1));
-	EXPECT_EQ(NKEYS, avc_stat_delta(&cs0, &cs1, AVC_HITS));
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_cache_stats(&cs1));
+	EXPECT_EQ(NKEYS, tst_stat_delta(&cs0, &cs1, TST_HITS));
+	TST_OK(tst_read_hash_stats(&hs));
 	EXPECT_EQ(NKEYS, hs.entries);
 
 	LOAD_BUF(&tb, &sb);
 	EXPECT_EQ(sa + 1, sb);
 	/* Flushed by the time the write returned. */
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	EXPECT_EQ(0, hs.entries);
-	AVC_OK(avc_read_cache_stats(&cs0));
+	TST_OK(tst_read_cache_stats(&cs0));
 	CHECK_ALL_KEYS(&b, sb);
-	AVC_OK(avc_read_cache_stats(&cs1));
-	EXPECT_EQ(NKEYS, avc_stat_delta(&cs0, &cs1, AVC_MISSES));
-	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
+	TST_OK(tst_read_cache_stats(&cs1));
+	EXPECT_EQ(NKEYS, tst_stat_delta(&cs0, &cs1, TST_MISSES));
+	EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_RECLAIMS));
 
 	/* And back: a, again, under a third seqno. */
 	LOAD_BUF(&ta, &sa);
 	CHECK_ALL_KEYS(&a, sa);
 
-	avc_buf_free(&ta);
-	avc_buf_free(&tb);
-	avc_policy_free(&a);
-	avc_policy_free(&b);
+	tst_buf_free(&ta);
+	tst_buf_free(&tb);
+	tst_policy_free(&a);
+	tst_policy_free(&b);
 }
 
 /* Bad lines, each named by the kernel log with its line number. */
@@ -158,42 +158,42 @@ static const char * const bad_lines[] = {
 
 TEST_F_TIMEOUT(pol, bad_policy_keeps_old, 300)
 {
-	struct avc_policy good = { 0 };
-	struct avc_buf tg = { 0 };
-	__u64 rng = avc_seed();
+	struct tst_policy good = { 0 };
+	struct tst_buf tg = { 0 };
+	__u64 rng = tst_seed();
 	__u32 seq, now;
 	size_t i;
 	int kfd;
 
 	versioned_policy(5, &good);
-	avc_policy_render(&good, &rng, &tg);
+	tst_policy_render(&good, &rng, &tg);
 	LOAD_BUF(&tg, &seq);
 	CHECK_ALL_KEYS(&good, seq);
 
-	kfd = avc_kmsg_open();
+	kfd = tst_kmsg_open();
 	if (kfd < 0)
-		avc_diag("no /dev/kmsg (%s): line numbers not checked",
+		tst_diag("no /dev/kmsg (%s): line numbers not checked",
 			 strerror(-kfd));
 	for (i = 0; i < ARRAY_LEN(bad_lines); i++) {
 		/* The bad line at line 1, 3, or after 1000 good lines. */
 		unsigned int where = i % 3 == 0 ? 1 : i % 3 == 1 ? 3 : 1001;
-		struct avc_buf t = { 0 };
+		struct tst_buf t = { 0 };
 		char needle[64], found[512];
 		unsigned int l;
 		int ret;
 
 		for (l = 1; l < where; l++)
-			avc_buf_printf(&t, l == 2 ? "# comment\n" :
+			tst_buf_printf(&t, l == 2 ? "# comment\n" :
 				       "allow %u 9 9 0x%x\n", l, l);
-		avc_buf_printf(&t, "%s\n", bad_lines[i]);
-		avc_buf_printf(&t, "allow 1 1 1 1\n");
-		ret = avc_load_policy(t.data, t.len);
-		avc_buf_free(&t);
+		tst_buf_printf(&t, "%s\n", bad_lines[i]);
+		tst_buf_printf(&t, "allow 1 1 1 1\n");
+		ret = tst_load_policy(t.data, t.len);
+		tst_buf_free(&t);
 		EXPECT_EQ(-EINVAL, ret)
 			TH_LOG("bad line '%s' at line %u: expected EINVAL, got %s",
 			       bad_lines[i], where,
 			       ret ? strerror(-ret) : "success");
-		AVC_OK(avc_read_seqno(&now));
+		TST_OK(tst_read_seqno(&now));
 		ASSERT_EQ(seq, now)
 			TH_LOG("bad line '%s' changed the seqno",
 			       bad_lines[i]);
@@ -201,7 +201,7 @@ TEST_F_TIMEOUT(pol, bad_policy_keeps_old, 300)
 			continue;
 		snprintf(needle, sizeof(needle), "avc_rcu: policy line %u:",
 			 where);
-		EXPECT_EQ(1, avc_kmsg_grep(kfd, needle, found, sizeof(found)))
+		EXPECT_EQ(1, tst_kmsg_grep(kfd, needle, found, sizeof(found)))
 			TH_LOG("no '%s' in the kernel log for bad line '%s'",
 			       needle, bad_lines[i]);
 	}
@@ -209,8 +209,8 @@ TEST_F_TIMEOUT(pol, bad_policy_keeps_old, 300)
 		close(kfd);
 	/* The old policy is in force. */
 	CHECK_ALL_KEYS(&good, seq);
-	avc_buf_free(&tg);
-	avc_policy_free(&good);
+	tst_buf_free(&tg);
+	tst_policy_free(&good);
 }
 
 TEST_F(pol, load_at_offset)
@@ -218,47 +218,47 @@ TEST_F(pol, load_at_offset)
 	static const char text[] = "allow 1 2 3 4\n";
 	__u32 before, after;
 
-	AVC_OK(avc_read_seqno(&before));
-	AVC_FAILS(EINVAL, avc_write_rel(AVC_RCU_FILE_LOAD, text,
+	TST_OK(tst_read_seqno(&before));
+	TST_FAILS(EINVAL, tst_write_rel(AVC_RCU_FILE_LOAD, text,
 					sizeof(text) - 1, 1));
-	AVC_FAILS(EINVAL, avc_write_rel(AVC_RCU_FILE_LOAD, text,
+	TST_FAILS(EINVAL, tst_write_rel(AVC_RCU_FILE_LOAD, text,
 					sizeof(text) - 1, 4096));
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before, after);
 }
 
 TEST_F(pol, eperm_without_cap_mac_admin)
 {
 	static const char text[] = "allow 21 22 23 0x24\n";
-	struct avc_reply r;
+	struct tst_reply r;
 	__u32 before, after;
 	pid_t pid;
 
-	AVC_OK(avc_read_seqno(&before));
+	TST_OK(tst_read_seqno(&before));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		__u32 s;
 
-		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+		if (tst_drop_effective_cap(CAP_MAC_ADMIN))
 			_exit(10);
-		if (avc_load_policy(text, sizeof(text) - 1) != -EPERM)
+		if (tst_load_policy(text, sizeof(text) - 1) != -EPERM)
 			_exit(11);
-		if (avc_load_policy("", 0) != -EPERM)
+		if (tst_load_policy("", 0) != -EPERM)
 			_exit(12);
-		if (avc_read_seqno(&s) || s != before)
+		if (tst_read_seqno(&s) || s != before)
 			_exit(13);
 		/* Control: with the capability back, it loads. */
-		if (avc_raise_effective_cap(CAP_MAC_ADMIN))
+		if (tst_raise_effective_cap(CAP_MAC_ADMIN))
 			_exit(14);
-		if (avc_load_policy(text, sizeof(text) - 1))
+		if (tst_load_policy(text, sizeof(text) - 1))
 			_exit(15);
 		_exit(0);
 	}
-	AVC_EXPECT_CHILD_OK(pid, "11, 12: no EPERM without CAP_MAC_ADMIN");
-	AVC_OK(avc_read_seqno(&after));
+	TST_EXPECT_CHILD_OK(pid, "11, 12: no EPERM without CAP_MAC_ADMIN");
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before + 1, after);
-	AVC_QUERY(21, 22, 23, 0, &r);
+	TST_QUERY(21, 22, 23, 0, &r);
 	EXPECT_EQ(0x24, r.allowed);
 	EXPECT_EQ(after, r.seqno);
 }
@@ -273,24 +273,24 @@ TEST_F(pol, cap_checked_on_opener)
 {
 	static const char text[] = "allow 51 52 53 0x6\n";
 	__u32 before, after, th0, th1;
-	struct avc_reply r;
+	struct tst_reply r;
 	pid_t pid;
 
-	AVC_OK(avc_read_seqno(&before));
-	AVC_OK(avc_read_threshold(&th0));
+	TST_OK(tst_read_seqno(&before));
+	TST_OK(tst_read_threshold(&th0));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		int lfd, tfd;
 
-		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+		if (tst_drop_effective_cap(CAP_MAC_ADMIN))
 			_exit(10);
-		lfd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
-		tfd = open(avc_path(AVC_RCU_FILE_THRESHOLD),
+		lfd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
+		tfd = open(tst_path(AVC_RCU_FILE_THRESHOLD),
 			   O_WRONLY | O_CLOEXEC);
 		if (lfd < 0 || tfd < 0)
 			_exit(11);
-		if (avc_raise_effective_cap(CAP_MAC_ADMIN))
+		if (tst_raise_effective_cap(CAP_MAC_ADMIN))
 			_exit(12);
 		if (write(lfd, text, sizeof(text) - 1) != -1 || errno != EPERM)
 			_exit(13);
@@ -300,10 +300,10 @@ TEST_F(pol, cap_checked_on_opener)
 		close(tfd);
 
 		/* Opened with it, written without it: allowed. */
-		lfd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
+		lfd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
 		if (lfd < 0)
 			_exit(15);
-		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+		if (tst_drop_effective_cap(CAP_MAC_ADMIN))
 			_exit(16);
 		if (write(lfd, text, sizeof(text) - 1) !=
 		    (ssize_t)(sizeof(text) - 1))
@@ -311,12 +311,12 @@ TEST_F(pol, cap_checked_on_opener)
 		close(lfd);
 		_exit(0);
 	}
-	AVC_EXPECT_CHILD_OK(pid, "13, 14: unprivileged descriptor wrote");
-	AVC_OK(avc_read_threshold(&th1));
+	TST_EXPECT_CHILD_OK(pid, "13, 14: unprivileged descriptor wrote");
+	TST_OK(tst_read_threshold(&th1));
 	EXPECT_EQ(th0, th1);
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before + 1, after);
-	AVC_QUERY(51, 52, 53, 0, &r);
+	TST_QUERY(51, 52, 53, 0, &r);
 	EXPECT_EQ(0x6, r.allowed);
 }
 
@@ -326,13 +326,13 @@ TEST_F(pol, too_big)
 	__u32 before, after;
 	void *buf;
 
-	AVC_OK(avc_read_seqno(&before));
+	TST_OK(tst_read_seqno(&before));
 	/* Untouched anonymous memory: costs nothing, reads as zeros. */
 	buf = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, buf);
-	AVC_FAILS(EFBIG, avc_load_policy(buf, len));
+	TST_FAILS(EFBIG, tst_load_policy(buf, len));
 	munmap(buf, len);
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before, after);
 }
 
@@ -347,21 +347,21 @@ TEST_F_TIMEOUT(pol, biggest_junk_refused, 120)
 	static const char text[] = "allow 41 42 43 0x5\n";
 	size_t len = AVC_RCU_POLICY_MAX_BYTES, i;
 	__u32 before, after;
-	struct avc_reply r;
+	struct tst_reply r;
 	char *buf;
 
-	AVC_LOAD(text, sizeof(text) - 1, &before);
+	TST_LOAD(text, sizeof(text) - 1, &before);
 	buf = malloc(len);
 	ASSERT_NE(NULL, buf);
 	for (i = 0; i < len; i += 2) {
 		buf[i] = 'a';
 		buf[i + 1] = '\n';
 	}
-	AVC_FAILS(EINVAL, avc_load_policy(buf, len));
+	TST_FAILS(EINVAL, tst_load_policy(buf, len));
 	free(buf);
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(before, after);
-	AVC_QUERY(41, 42, 43, 0, &r);
+	TST_QUERY(41, 42, 43, 0, &r);
 	EXPECT_EQ(0x5, r.allowed);
 	EXPECT_EQ(before, r.seqno);
 }
@@ -380,13 +380,13 @@ static void big_key(__u32 j, __u32 *s, __u32 *t, __u32 *c)
 
 static __u32 big_perms(__u32 i)
 {
-	return avc_mix(i, 0xb16, 0, 0);
+	return tst_mix(i, 0xb16, 0, 0);
 }
 
 TEST_F_TIMEOUT(pol, load_100k_rules, 600)
 {
-	struct avc_buf t = { 0 };
-	__u64 rng = avc_seed(), t0, ms;
+	struct tst_buf t = { 0 };
+	__u64 rng = tst_seed(), t0, ms;
 	__u32 i, j, s, tt, c, seq;
 	static const char * const kw[] = { "allow", "auditallow",
 					   "dontaudit" };
@@ -398,37 +398,37 @@ TEST_F_TIMEOUT(pol, load_100k_rules, 600)
 
 		j = i < BIG_ALLOW ? i : (i - BIG_ALLOW) % BIG_EXTRA;
 		big_key(j, &s, &tt, &c);
-		avc_buf_printf(&t, "%s %u %u %u 0x%x\n", kw[kind], s, tt, c,
+		tst_buf_printf(&t, "%s %u %u %u 0x%x\n", kw[kind], s, tt, c,
 			       big_perms(i));
 	}
-	AVC_OK(avc_read_seqno(&seq));
-	t0 = avc_now_ms();
-	AVC_OK(avc_load_policy(t.data, t.len));
-	ms = avc_now_ms() - t0;
-	avc_diag("loaded %u rules in %llu ms (%zu bytes)", BIG_RULES,
+	TST_OK(tst_read_seqno(&seq));
+	t0 = tst_now_ms();
+	TST_OK(tst_load_policy(t.data, t.len));
+	ms = tst_now_ms() - t0;
+	tst_diag("loaded %u rules in %llu ms (%zu bytes)", BIG_RULES,
 		 (unsigned long long)ms, t.len);
 	EXPECT_GE(10000, ms) TH_LOG("a 100k-rule load took %llu ms",
 				    (unsigned long long)ms);
 	seq++;
-	avc_buf_free(&t);
+	tst_buf_free(&t);
 
 	for (i = 0; i < 500; i++) {
-		struct avc_decision d = { 0, 0, 0xffffffff, 0 };
+		struct tst_decision d = { 0, 0, 0xffffffff, 0 };
 
-		j = i < 50 ? i : avc_rand_range(&rng, 0, BIG_ALLOW - 1);
+		j = i < 50 ? i : tst_rand_range(&rng, 0, BIG_ALLOW - 1);
 		big_key(j, &s, &tt, &c);
 		d.allowed = big_perms(j);
 		if (j < BIG_EXTRA) {
 			d.auditallow = big_perms(BIG_ALLOW + j);
 			d.auditdeny = ~big_perms(BIG_ALLOW + BIG_EXTRA + j);
 		}
-		AVC_EXPECT_DECISION(s, tt, c, &d, seq);
+		TST_EXPECT_DECISION(s, tt, c, &d, seq);
 	}
 	/* A key next to them has no rule. */
 	{
-		struct avc_decision d = { 0, 0, 0xffffffff, 0 };
+		struct tst_decision d = { 0, 0, 0xffffffff, 0 };
 
-		AVC_EXPECT_DECISION(100000, 1001, 1, &d, seq);
+		TST_EXPECT_DECISION(100000, 1001, 1, &d, seq);
 	}
 }
 
@@ -440,32 +440,32 @@ TEST_F(pol, empty_policy_denies_all)
 		"dontaudit 31 32 33 0x2\n"
 		"permissive 31\n";
 	static const char comments[] = "# nothing\n\n#allow 31 32 33 0xff\n";
-	struct avc_decision deny = { 0, 0, 0xffffffff, 0 };
-	struct avc_decision d = { 0xff, 0x1, ~0x2U, 1 };
-	struct avc_hash_stats_file hs;
+	struct tst_decision deny = { 0, 0, 0xffffffff, 0 };
+	struct tst_decision d = { 0xff, 0x1, ~0x2U, 1 };
+	struct tst_hash_stats_file hs;
 	__u32 seq, after;
 
-	AVC_LOAD(text, sizeof(text) - 1, &seq);
-	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
+	TST_LOAD(text, sizeof(text) - 1, &seq);
+	TST_EXPECT_DECISION(31, 32, 33, &d, seq);
 	/*
 	 * Zero bytes: write(2) of nothing does nothing.  The policy, its
 	 * seqno and the cached decision all stay.
 	 */
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	EXPECT_EQ(1, hs.entries);
-	AVC_OK(avc_load_policy("", 0));
-	AVC_OK(avc_read_seqno(&after));
+	TST_OK(tst_load_policy("", 0));
+	TST_OK(tst_read_seqno(&after));
 	EXPECT_EQ(seq, after);
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_OK(tst_read_hash_stats(&hs));
 	EXPECT_EQ(1, hs.entries);
-	AVC_EXPECT_DECISION(31, 32, 33, &d, seq);
+	TST_EXPECT_DECISION(31, 32, 33, &d, seq);
 
 	/* Only comments and blank lines: a valid, empty policy. */
-	AVC_LOAD(comments, sizeof(comments) - 1, &seq);
-	AVC_OK(avc_read_hash_stats(&hs));
+	TST_LOAD(comments, sizeof(comments) - 1, &seq);
+	TST_OK(tst_read_hash_stats(&hs));
 	EXPECT_EQ(0, hs.entries);
-	AVC_EXPECT_DECISION(31, 32, 33, &deny, seq);
-	AVC_EXPECT_DECISION(1, 1, 1, &deny, seq);
+	TST_EXPECT_DECISION(31, 32, 33, &deny, seq);
+	TST_EXPECT_DECISION(1, 1, 1, &deny, seq);
 }
 
 TEST_F(pol, syntax_corners)
@@ -491,7 +491,7 @@ TEST_F(pol, syntax_corners)
 		"allow 15 1 1 0x5";			/* no final newline */
 	static const struct {
 		__u32 s, t, c;
-		struct avc_decision d;
+		struct tst_decision d;
 	} want[] = {
 		{ 1, 1, 1, { 0x1, 0, 0xffffffff, 0 } },
 		{ 2, 1, 1, { 0x2, 0, 0xffffffff, 0 } },
@@ -513,9 +513,9 @@ TEST_F(pol, syntax_corners)
 	__u32 seq;
 	size_t i;
 
-	AVC_LOAD(text, sizeof(text) - 1, &seq);
+	TST_LOAD(text, sizeof(text) - 1, &seq);
 	for (i = 0; i < ARRAY_LEN(want); i++)
-		AVC_EXPECT_DECISION(want[i].s, want[i].t, want[i].c,
+		TST_EXPECT_DECISION(want[i].s, want[i].t, want[i].c,
 				    &want[i].d, seq);
 }
 
@@ -523,11 +523,11 @@ TEST_F(pol, comment_without_blank)
 {
 	/* '#' starts a comment anywhere, even right after a number. */
 	static const char text[] = "allow 41 1 1 0x7#comment\n";
-	struct avc_decision d = { 0x7, 0, 0xffffffff, 0 };
+	struct tst_decision d = { 0x7, 0, 0xffffffff, 0 };
 	__u32 seq;
 
-	AVC_LOAD(text, sizeof(text) - 1, &seq);
-	AVC_EXPECT_DECISION(41, 1, 1, &d, seq);
+	TST_LOAD(text, sizeof(text) - 1, &seq);
+	TST_EXPECT_DECISION(41, 1, 1, &d, seq);
 }
 
 /*
@@ -551,7 +551,7 @@ TEST_F(pol, number_syntax)
 		"allow 0 0 0 00\n";
 	static const struct {
 		__u32 s, t, c;
-		struct avc_decision d;
+		struct tst_decision d;
 	} want[] = {
 		{ 14, 1, 1, { 77, 0, 0xffffffff, 0 } },
 		{ 15, 1, 1, { 10, 0, 0xffffffff, 0 } },
@@ -575,13 +575,13 @@ TEST_F(pol, number_syntax)
 	__u32 seq, now;
 	size_t i;
 
-	AVC_LOAD(text, sizeof(text) - 1, &seq);
+	TST_LOAD(text, sizeof(text) - 1, &seq);
 	for (i = 0; i < ARRAY_LEN(want); i++)
-		AVC_EXPECT_DECISION(want[i].s, want[i].t, want[i].c,
+		TST_EXPECT_DECISION(want[i].s, want[i].t, want[i].c,
 				    &want[i].d, seq);
 	for (i = 0; i < ARRAY_LEN(bad); i++) {
-		AVC_FAILS(EINVAL, avc_load_policy(bad[i], strlen(bad[i])));
-		AVC_OK(avc_read_seqno(&now));
+		TST_FAILS(EINVAL, tst_load_policy(bad[i], strlen(bad[i])));
+		TST_OK(tst_read_seqno(&now));
 		EXPECT_EQ(seq, now);
 	}
 }
@@ -592,35 +592,35 @@ TEST_F(pol, number_syntax)
  */
 TEST_F(pol, crlf)
 {
-	struct avc_policy p = { 0 };
-	struct avc_buf lf = { 0 }, crlf = { 0 };
-	__u64 rng = avc_seed();
+	struct tst_policy p = { 0 };
+	struct tst_buf lf = { 0 }, crlf = { 0 };
+	__u64 rng = tst_seed();
 	__u32 seq;
 	size_t i;
 
 	versioned_policy(7, &p);
-	avc_policy_render(&p, &rng, &lf);
+	tst_policy_render(&p, &rng, &lf);
 	/* Some shapes the renderer may not produce. */
-	avc_buf_printf(&lf, "\n# a comment line\n%s\nallow 3 1 1 0x1%s\n",
+	tst_buf_printf(&lf, "\n# a comment line\n%s\nallow 3 1 1 0x1%s\n",
 		       "   ", " \t");
-	avc_buf_printf(&lf, "allow 3 1 1 0x2 # comment\nallow 3 1 1 0x4");
-	avc_policy_add(&p, AVC_MODEL_ALLOW, 3, 1, 1, 0x7);
+	tst_buf_printf(&lf, "allow 3 1 1 0x2 # comment\nallow 3 1 1 0x4");
+	tst_policy_add(&p, TST_MODEL_ALLOW, 3, 1, 1, 0x7);
 	for (i = 0; i < lf.len; i++) {
 		if (lf.data[i] == '\n')
-			avc_buf_printf(&crlf, "\r\n");
+			tst_buf_printf(&crlf, "\r\n");
 		else
-			avc_buf_printf(&crlf, "%c", lf.data[i]);
+			tst_buf_printf(&crlf, "%c", lf.data[i]);
 	}
 	/* The last line has no newline: its CR is the end of the text. */
-	avc_buf_printf(&crlf, "\r");
+	tst_buf_printf(&crlf, "\r");
 	LOAD_BUF(&crlf, &seq);
 	CHECK_ALL_KEYS(&p, seq);
 	{
-		struct avc_decision d;
+		struct tst_decision d;
 
-		avc_policy_decide(&p, 3, 1, 1, &d);
+		tst_policy_decide(&p, 3, 1, 1, &d);
 		ASSERT_EQ(0x7, d.allowed);
-		AVC_EXPECT_DECISION(3, 1, 1, &d, seq);
+		TST_EXPECT_DECISION(3, 1, 1, &d, seq);
 	}
 
 	/* Elsewhere a CR is junk, and the line is named. */
@@ -634,15 +634,15 @@ TEST_F(pol, crlf)
 		__u32 now;
 
 		for (i = 0; i < ARRAY_LEN(bad); i++) {
-			AVC_FAILS(EINVAL, avc_load_policy(bad[i],
+			TST_FAILS(EINVAL, tst_load_policy(bad[i],
 							  strlen(bad[i])));
-			AVC_OK(avc_read_seqno(&now));
+			TST_OK(tst_read_seqno(&now));
 			EXPECT_EQ(seq, now);
 		}
 	}
-	avc_buf_free(&lf);
-	avc_buf_free(&crlf);
-	avc_policy_free(&p);
+	tst_buf_free(&lf);
+	tst_buf_free(&crlf);
+	tst_policy_free(&p);
 }
 
 TEST_HARNESS_MAIN

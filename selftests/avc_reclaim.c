@@ -34,13 +34,13 @@
 #define TCLASS		5
 
 FIXTURE(rec) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 	__u32 seq;
 };
 
 static __u32 perms_of(__u32 ssid)
 {
-	return avc_mix(ssid, TSID, TCLASS, 0);
+	return tst_mix(ssid, TSID, TCLASS, 0);
 }
 
 /*
@@ -49,59 +49,59 @@ static __u32 perms_of(__u32 ssid)
  */
 static int load_working_set(__u32 *seq)
 {
-	struct avc_buf text = { 0 };
+	struct tst_buf text = { 0 };
 	__u32 s;
 	int ret;
 
 	for (s = 1; s <= WS; s++)
-		avc_buf_printf(&text, "allow %u %u %u 0x%x\n", s, TSID,
+		tst_buf_printf(&text, "allow %u %u %u 0x%x\n", s, TSID,
 			       TCLASS, perms_of(s));
-	ret = avc_load_policy(text.data, text.len);
-	avc_buf_free(&text);
-	return ret ?: avc_read_seqno(seq);
+	ret = tst_load_policy(text.data, text.len);
+	tst_buf_free(&text);
+	return ret ?: tst_read_seqno(seq);
 }
 
 FIXTURE_SETUP(rec)
 {
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
-	AVC_OK(load_working_set(&self->seq));
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
+	TST_OK(load_working_set(&self->seq));
 }
 
 FIXTURE_TEARDOWN(rec)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 /* Query ssid s (tsid t) and check the answer. */
 #define CHECKED_QUERY(s, t) do {					\
 	__u32 __st[2] = { (s), (t) };					\
-	struct avc_decision __want = { 0, 0, 0xffffffff, 0 };		\
+	struct tst_decision __want = { 0, 0, 0xffffffff, 0 };		\
 	if (__st[1] == TSID)						\
 		__want.allowed = perms_of(__st[0]);			\
-	AVC_EXPECT_DECISION(__st[0], __st[1], TCLASS, &__want, self->seq); \
+	TST_EXPECT_DECISION(__st[0], __st[1], TCLASS, &__want, self->seq); \
 } while (0)
 
 TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 {
-	struct avc_cache_stats_sum cs0, cs1;
-	struct avc_hash_stats_file hs;
-	__u64 seed = avc_seed(), rng = seed;
+	struct tst_cache_stats_sum cs0, cs1;
+	struct tst_hash_stats_file hs;
+	__u64 seed = tst_seed(), rng = seed;
 	__u32 *order, alloc_d, free_d, recl_d;
 	long max_entries = 0;
 	unsigned int i, pass;
 
-	avc_diag("working_set_above_threshold: AVC_SEED=%llu",
+	tst_diag("working_set_above_threshold: AVC_SEED=%llu",
 		 (unsigned long long)seed);
-	AVC_OK(avc_write_threshold(SMALL));
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs0);
+	TST_OK(tst_write_threshold(SMALL));
+	TST_QUIESCE(TST_QUIESCE_MS, &hs, &cs0);
 	order = malloc(WS * sizeof(*order));
 	ASSERT_NE(NULL, order);
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < WS; i++)
 			order[i] = i + 1;
 		for (i = WS - 1; i > 0; i--) {
-			__u32 j = (__u32)(avc_rand(&rng) % (i + 1));
+			__u32 j = (__u32)(tst_rand(&rng) % (i + 1));
 			__u32 tmp = order[i];
 
 			order[i] = order[j];
@@ -111,7 +111,7 @@ TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 			CHECKED_QUERY(order[i], TSID);
 			if ((i + 1) % BATCH)
 				continue;
-			AVC_OK(avc_read_hash_stats(&hs));
+			TST_OK(tst_read_hash_stats(&hs));
 			ASSERT_GE(SMALL, hs.entries)
 				TH_LOG("pass %u, after %u queries", pass, i + 1);
 			if (hs.entries > max_entries)
@@ -119,17 +119,17 @@ TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 		}
 	}
 	free(order);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs1);
-	alloc_d = avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS);
-	free_d = avc_stat_delta(&cs0, &cs1, AVC_FREES);
-	recl_d = avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS);
-	avc_diag("%u queries: %u allocations, %u reclaims, %u frees, at most %ld entries",
+	TST_QUIESCE(TST_QUIESCE_MS, &hs, &cs1);
+	alloc_d = tst_stat_delta(&cs0, &cs1, TST_ALLOCATIONS);
+	free_d = tst_stat_delta(&cs0, &cs1, TST_FREES);
+	recl_d = tst_stat_delta(&cs0, &cs1, TST_RECLAIMS);
+	tst_diag("%u queries: %u allocations, %u reclaims, %u frees, at most %ld entries",
 		 2 * WS, alloc_d, recl_d, free_d, max_entries);
-	EXPECT_EQ(2 * WS, avc_stat_delta(&cs0, &cs1, AVC_LOOKUPS));
-	EXPECT_EQ(2 * WS, avc_stat_delta(&cs0, &cs1, AVC_HITS) +
-			  avc_stat_delta(&cs0, &cs1, AVC_MISSES));
+	EXPECT_EQ(2 * WS, tst_stat_delta(&cs0, &cs1, TST_LOOKUPS));
+	EXPECT_EQ(2 * WS, tst_stat_delta(&cs0, &cs1, TST_HITS) +
+			  tst_stat_delta(&cs0, &cs1, TST_MISSES));
 	/* Every miss inserts (one thread, one policy). */
-	EXPECT_EQ(avc_stat_delta(&cs0, &cs1, AVC_MISSES), alloc_d);
+	EXPECT_EQ(tst_stat_delta(&cs0, &cs1, TST_MISSES), alloc_d);
 	/* Far more misses than the cache holds. */
 	EXPECT_LT(WS, alloc_d);
 	/* Only reclaim freed entries, and it kept the cache small. */
@@ -137,68 +137,68 @@ TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 	EXPECT_LE(alloc_d - SMALL, recl_d);
 	EXPECT_GE(SMALL, hs.entries);
 	EXPECT_EQ((__u32)hs.entries,
-		  cs1.sum[AVC_ALLOCATIONS] - cs1.sum[AVC_FREES]);
+		  cs1.sum[TST_ALLOCATIONS] - cs1.sum[TST_FREES]);
 }
 
 TEST_F_TIMEOUT(rec, raise_then_lower, 600)
 {
 	const __u32 grow = 2000;
-	struct avc_cache_stats_sum cs0, cs1, cs2, cs3;
-	struct avc_hash_stats_file hs0, hs1, hs2;
+	struct tst_cache_stats_sum cs0, cs1, cs2, cs3;
+	struct tst_hash_stats_file hs0, hs1, hs2;
 	__u32 s;
 
 	/* Fill up to the small threshold first. */
-	AVC_OK(avc_write_threshold(SMALL));
+	TST_OK(tst_write_threshold(SMALL));
 	for (s = 1; s <= 4 * SMALL; s++)
 		CHECKED_QUERY(s, TSID);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs0, &cs0);
+	TST_QUIESCE(TST_QUIESCE_MS, &hs0, &cs0);
 	ASSERT_GE(SMALL, hs0.entries);
 
 	/* Raised: new keys stay, nothing is reclaimed. */
-	AVC_OK(avc_write_threshold(LARGE));
+	TST_OK(tst_write_threshold(LARGE));
 	for (s = 1; s <= grow; s++)
 		CHECKED_QUERY(s, TSID + 1);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs1, &cs1);
+	TST_QUIESCE(TST_QUIESCE_MS, &hs1, &cs1);
 	EXPECT_EQ(hs0.entries + (long)grow, hs1.entries);
-	EXPECT_EQ(grow, avc_stat_delta(&cs0, &cs1, AVC_MISSES));
-	EXPECT_EQ(grow, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
-	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS));
-	EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_FREES));
+	EXPECT_EQ(grow, tst_stat_delta(&cs0, &cs1, TST_MISSES));
+	EXPECT_EQ(grow, tst_stat_delta(&cs0, &cs1, TST_ALLOCATIONS));
+	EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_RECLAIMS));
+	EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_FREES));
 	/* And they are hits now. */
 	for (s = 1; s <= grow; s++)
 		CHECKED_QUERY(s, TSID + 1);
-	AVC_OK(avc_read_cache_stats(&cs2));
-	EXPECT_EQ(grow, avc_stat_delta(&cs1, &cs2, AVC_HITS));
-	EXPECT_EQ(0, avc_stat_delta(&cs1, &cs2, AVC_MISSES));
+	TST_OK(tst_read_cache_stats(&cs2));
+	EXPECT_EQ(grow, tst_stat_delta(&cs1, &cs2, TST_HITS));
+	EXPECT_EQ(0, tst_stat_delta(&cs1, &cs2, TST_MISSES));
 
 	/* Lowered below the live count: nothing happens until an insert. */
-	AVC_OK(avc_write_threshold(SMALL));
-	AVC_OK(avc_read_hash_stats(&hs2));
+	TST_OK(tst_write_threshold(SMALL));
+	TST_OK(tst_read_hash_stats(&hs2));
 	EXPECT_EQ(hs1.entries, hs2.entries);
 	/*
 	 * One insert over the threshold reclaims one chunk; the cache still
 	 * above the threshold, its own decision is not cached: a miss again.
 	 */
 	CHECKED_QUERY(WS + 1, TSID + 2);
-	AVC_QUIESCE(AVC_QUIESCE_MS, &hs2, &cs3);
-	EXPECT_EQ(CHUNK, avc_stat_delta(&cs2, &cs3, AVC_RECLAIMS));
-	EXPECT_EQ(CHUNK + 1, avc_stat_delta(&cs2, &cs3, AVC_FREES));
+	TST_QUIESCE(TST_QUIESCE_MS, &hs2, &cs3);
+	EXPECT_EQ(CHUNK, tst_stat_delta(&cs2, &cs3, TST_RECLAIMS));
+	EXPECT_EQ(CHUNK + 1, tst_stat_delta(&cs2, &cs3, TST_FREES));
 	EXPECT_EQ(hs1.entries - CHUNK, hs2.entries);
 	CHECKED_QUERY(WS + 1, TSID + 2);
-	AVC_OK(avc_read_cache_stats(&cs2));
-	EXPECT_EQ(1, avc_stat_delta(&cs3, &cs2, AVC_MISSES));
+	TST_OK(tst_read_cache_stats(&cs2));
+	EXPECT_EQ(1, tst_stat_delta(&cs3, &cs2, TST_MISSES));
 	/*
 	 * Each insert evicts a chunk until the cache is back within the
 	 * threshold; from there inserts are cached again.
 	 */
 	for (s = 0; s <= (hs2.entries - SMALL) / CHUNK + 4; s++)
 		CHECKED_QUERY(WS + 2 + s, TSID + 2);
-	AVC_OK(avc_read_hash_stats(&hs2));
+	TST_OK(tst_read_hash_stats(&hs2));
 	EXPECT_GE(SMALL, hs2.entries);
 	EXPECT_LT(0, hs2.entries);
 	CHECKED_QUERY(WS + 2 + s - 1, TSID + 2);
-	AVC_OK(avc_read_cache_stats(&cs3));
-	EXPECT_EQ(1, avc_stat_delta(&cs2, &cs3, AVC_HITS))
+	TST_OK(tst_read_cache_stats(&cs3));
+	EXPECT_EQ(1, tst_stat_delta(&cs2, &cs3, TST_HITS))
 		TH_LOG("the last insert, within the threshold, was not cached");
 }
 
@@ -210,51 +210,51 @@ TEST_F_TIMEOUT(rec, raise_then_lower, 600)
 TEST_F_TIMEOUT(rec, exactly_threshold, 300)
 {
 	static const __u32 thr[] = { 1, 2, CHUNK - 1, CHUNK, CHUNK + 1, 100 };
-	struct avc_cache_stats_sum cs0, cs1, cs2;
-	struct avc_hash_stats_file hs;
+	struct tst_cache_stats_sum cs0, cs1, cs2;
+	struct tst_hash_stats_file hs;
 	__u32 t, s, gone;
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(thr); i++) {
 		t = thr[i];
-		AVC_OK(avc_write_threshold(t));
-		AVC_OK(load_working_set(&self->seq));
-		AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs0);
+		TST_OK(tst_write_threshold(t));
+		TST_OK(load_working_set(&self->seq));
+		TST_QUIESCE(TST_QUIESCE_MS, &hs, &cs0);
 		ASSERT_EQ(0, hs.entries);
 		for (s = 1; s <= t; s++)
 			CHECKED_QUERY(s, TSID);
-		AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs1);
+		TST_QUIESCE(TST_QUIESCE_MS, &hs, &cs1);
 		EXPECT_EQ(t, hs.entries)
 			TH_LOG("threshold %u: %u inserts into an empty cache",
 			       t, t);
-		EXPECT_EQ(t, avc_stat_delta(&cs0, &cs1, AVC_ALLOCATIONS));
-		EXPECT_EQ(0, avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS))
+		EXPECT_EQ(t, tst_stat_delta(&cs0, &cs1, TST_ALLOCATIONS));
+		EXPECT_EQ(0, tst_stat_delta(&cs0, &cs1, TST_RECLAIMS))
 			TH_LOG("threshold %u: reclaimed at %ld entries", t,
 			       hs.entries);
 
 		CHECKED_QUERY(t + 1, TSID);
-		AVC_QUIESCE(AVC_QUIESCE_MS, &hs, &cs2);
+		TST_QUIESCE(TST_QUIESCE_MS, &hs, &cs2);
 		gone = t < CHUNK ? t : CHUNK;
-		EXPECT_EQ(gone, avc_stat_delta(&cs1, &cs2, AVC_RECLAIMS))
+		EXPECT_EQ(gone, tst_stat_delta(&cs1, &cs2, TST_RECLAIMS))
 			TH_LOG("threshold %u: insert number %u", t, t + 1);
 		EXPECT_EQ((long)(t + 1 - gone), hs.entries);
 		/* The new entry stayed: a hit now. */
 		CHECKED_QUERY(t + 1, TSID);
-		AVC_OK(avc_read_cache_stats(&cs1));
-		EXPECT_EQ(1, avc_stat_delta(&cs2, &cs1, AVC_HITS));
+		TST_OK(tst_read_cache_stats(&cs1));
+		EXPECT_EQ(1, tst_stat_delta(&cs2, &cs1, TST_HITS));
 	}
 }
 
 TEST_F_TIMEOUT(rec, threshold_one, 300)
 {
-	struct avc_hash_stats_file hs;
+	struct tst_hash_stats_file hs;
 	__u32 s;
 
-	AVC_OK(avc_write_threshold(1));
+	TST_OK(tst_write_threshold(1));
 	for (s = 1; s <= 300; s++) {
 		CHECKED_QUERY(s, TSID);
 		CHECKED_QUERY(s, TSID);
-		AVC_OK(avc_read_hash_stats(&hs));
+		TST_OK(tst_read_hash_stats(&hs));
 		ASSERT_GE(1, hs.entries);
 	}
 }
@@ -270,10 +270,10 @@ struct hitter {
 static void *hitter(void *arg)
 {
 	struct hitter *h = arg;
-	struct avc_reply r;
+	struct tst_reply r;
 
 	while (!atomic_load(h->stop)) {
-		h->err = avc_access(1, TSID, TCLASS, 0, &r);
+		h->err = tst_access(1, TSID, TCLASS, 0, &r);
 		if (h->err || r.allowed != perms_of(1) || r.seqno != h->seq) {
 			h->err = h->err ?: -EBADMSG;
 			break;
@@ -294,9 +294,9 @@ TEST_F_TIMEOUT(rec, bound_while_others_hit, 300)
 {
 	const long bound_thr = 16;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN), i, max_entries = 0;
-	long secs = avc_env_long("AVC_STRESS_SECONDS", 3), bound;
-	struct avc_cache_stats_sum cs0, cs1, cs_prev;
-	struct avc_hash_stats_file hs;
+	long secs = tst_env_long("AVC_STRESS_SECONDS", 3), bound;
+	struct tst_cache_stats_sum cs0, cs1, cs_prev;
+	struct tst_hash_stats_file hs;
 	atomic_int stop = 0;
 	struct hitter *h;
 	pthread_t *t;
@@ -305,7 +305,7 @@ TEST_F_TIMEOUT(rec, bound_while_others_hit, 300)
 
 	ASSERT_LT(0, cpus);
 	bound = bound_thr + 1;
-	AVC_OK(avc_write_threshold(bound_thr));
+	TST_OK(tst_write_threshold(bound_thr));
 	CHECKED_QUERY(1, TSID);
 	h = calloc(cpus, sizeof(*h));
 	t = calloc(cpus, sizeof(*t));
@@ -316,23 +316,23 @@ TEST_F_TIMEOUT(rec, bound_while_others_hit, 300)
 		h[i].seq = self->seq;
 		ASSERT_EQ(0, pthread_create(&t[i], NULL, hitter, &h[i]));
 	}
-	AVC_OK(avc_read_cache_stats(&cs0));
+	TST_OK(tst_read_cache_stats(&cs0));
 	cs_prev = cs0;
-	end = avc_now_ms() + 1000 * secs;
-	while (avc_now_ms() < end) {
-		struct avc_reply r;
+	end = tst_now_ms() + 1000 * secs;
+	while (tst_now_ms() < end) {
+		struct tst_reply r;
 
 		for (i = 0; i < 64; i++)
-			AVC_QUERY(key++, TSID, TCLASS, 0, &r);
-		AVC_OK(avc_read_hash_stats(&hs));
+			TST_QUERY(key++, TSID, TCLASS, 0, &r);
+		TST_OK(tst_read_hash_stats(&hs));
 		if (hs.entries > max_entries)
 			max_entries = hs.entries;
 		EXPECT_GE(bound, hs.entries)
 			TH_LOG("%ld entries at threshold %ld with %ld CPUs",
 			       hs.entries, bound_thr, cpus);
-		AVC_OK(avc_read_cache_stats(&cs1));
+		TST_OK(tst_read_cache_stats(&cs1));
 		/* 64 fresh keys into a cache at its threshold. */
-		EXPECT_LT(0, avc_stat_delta(&cs_prev, &cs1, AVC_RECLAIMS))
+		EXPECT_LT(0, tst_stat_delta(&cs_prev, &cs1, TST_RECLAIMS))
 			TH_LOG("64 fresh keys, nothing reclaimed");
 		cs_prev = cs1;
 		rounds++;
@@ -343,8 +343,8 @@ TEST_F_TIMEOUT(rec, bound_while_others_hit, 300)
 		EXPECT_EQ(0, h[i].err) TH_LOG("hitter %ld: %s", i,
 					      strerror(-h[i].err));
 	}
-	avc_diag("%u rounds of 64 inserts, %ld hitters, %u reclaims, %s %ld entries (bound %ld)",
-		 rounds, cpus - 1, avc_stat_delta(&cs0, &cs_prev, AVC_RECLAIMS),
+	tst_diag("%u rounds of 64 inserts, %ld hitters, %u reclaims, %s %ld entries (bound %ld)",
+		 rounds, cpus - 1, tst_stat_delta(&cs0, &cs_prev, TST_RECLAIMS),
 		 "at most", max_entries, bound);
 	EXPECT_LT(0, rounds);
 	free(h);

@@ -22,29 +22,29 @@
 #define MARK	333
 
 FIXTURE(thr) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 };
 
 FIXTURE_SETUP(thr)
 {
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
 }
 
 FIXTURE_TEARDOWN(thr)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 static int write_thr(const char *buf, size_t len, off_t off)
 {
-	return avc_write_rel(AVC_RCU_FILE_THRESHOLD, buf, len, off);
+	return tst_write_rel(AVC_RCU_FILE_THRESHOLD, buf, len, off);
 }
 
 /* The exact text of the file. */
 #define EXPECT_THRESHOLD_TEXT(want) do {				\
 	char *__t;							\
-	ssize_t __n = avc_read_rel(AVC_RCU_FILE_THRESHOLD, &__t);	\
+	ssize_t __n = tst_read_rel(AVC_RCU_FILE_THRESHOLD, &__t);	\
 	ASSERT_LT(0, __n);						\
 	EXPECT_STREQ((want), __t);					\
 	free(__t);							\
@@ -57,19 +57,19 @@ TEST_F(thr, read_format)
 	ssize_t len;
 	__u32 v;
 
-	len = avc_read_rel(AVC_RCU_FILE_THRESHOLD, &text);
+	len = tst_read_rel(AVC_RCU_FILE_THRESHOLD, &text);
 	ASSERT_LT(0, len);
-	ASSERT_EQ(0, avc_parse_u32_line(text, (size_t)len, &v))
+	ASSERT_EQ(0, tst_parse_u32_line(text, (size_t)len, &v))
 		TH_LOG("cache_threshold reads '%s', not \"N\\n\"", text);
 	free(text);
 	EXPECT_LE(AVC_RCU_THRESHOLD_MIN, v);
 	EXPECT_GE(AVC_RCU_THRESHOLD_MAX, v);
-	if (avc_env_long("AVC_RCU_FRESH", 0) == 1) {
+	if (tst_env_long("AVC_RCU_FRESH", 0) == 1) {
 		snprintf(want, sizeof(want), "%u\n",
 			 AVC_RCU_THRESHOLD_DEFAULT);
 		EXPECT_THRESHOLD_TEXT(want);
 	} else {
-		avc_diag("cache_threshold is %u (AVC_RCU_FRESH unset: %s)",
+		tst_diag("cache_threshold is %u (AVC_RCU_FRESH unset: %s)",
 			 v, "default not checked");
 	}
 }
@@ -95,11 +95,11 @@ TEST_F(thr, write_valid)
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(ok); i++) {
-		AVC_OK(write_thr(ok[i].in, strlen(ok[i].in), -1));
+		TST_OK(write_thr(ok[i].in, strlen(ok[i].in), -1));
 		EXPECT_THRESHOLD_TEXT(ok[i].out);
 	}
 	/* pwrite at offset 0 is a plain write. */
-	AVC_OK(write_thr("4321", 4, 0));
+	TST_OK(write_thr("4321", 4, 0));
 	EXPECT_THRESHOLD_TEXT("4321\n");
 }
 
@@ -116,7 +116,7 @@ TEST_F(thr, write_invalid)
 	size_t i;
 
 	snprintf(mark, sizeof(mark), "%u\n", MARK);
-	AVC_OK(avc_write_threshold(MARK));
+	TST_OK(tst_write_threshold(MARK));
 	for (i = 0; i < ARRAY_LEN(bad); i++) {
 		int ret = write_thr(bad[i], strlen(bad[i]), -1);
 
@@ -132,14 +132,14 @@ TEST_F(thr, write_at_offset)
 	char mark[16];
 
 	snprintf(mark, sizeof(mark), "%u\n", MARK);
-	AVC_OK(avc_write_threshold(MARK));
-	AVC_FAILS(EINVAL, write_thr("12", 2, 1));
-	AVC_FAILS(EINVAL, write_thr("12\n", 3, 4096));
+	TST_OK(tst_write_threshold(MARK));
+	TST_FAILS(EINVAL, write_thr("12", 2, 1));
+	TST_FAILS(EINVAL, write_thr("12\n", 3, 4096));
 	EXPECT_THRESHOLD_TEXT(mark);
 
 	/* A second write on one fd is at offset 0 too, or is refused. */
 	{
-		int fd = open(avc_path(AVC_RCU_FILE_THRESHOLD), O_WRONLY);
+		int fd = open(tst_path(AVC_RCU_FILE_THRESHOLD), O_WRONLY);
 		ssize_t n;
 
 		ASSERT_LE(0, fd);
@@ -163,7 +163,7 @@ TEST_F(thr, write_too_big)
 	size_t i;
 
 	snprintf(mark, sizeof(mark), "%u\n", MARK);
-	AVC_OK(avc_write_threshold(MARK));
+	TST_OK(tst_write_threshold(MARK));
 	buf = malloc((size_t)page * 4);
 	ASSERT_NE(NULL, buf);
 	/* Digits all the way: only the size makes it wrong. */
@@ -177,7 +177,7 @@ TEST_F(thr, write_too_big)
 	}
 	/* One byte less than a page is judged on its content. */
 	memset(buf, 'x', (size_t)page);
-	AVC_FAILS(EINVAL, write_thr(buf, (size_t)page - 1, -1));
+	TST_FAILS(EINVAL, write_thr(buf, (size_t)page - 1, -1));
 	EXPECT_THRESHOLD_TEXT(mark);
 	free(buf);
 }
@@ -217,7 +217,7 @@ TEST_F(thr, write_length_limits)
 		memcpy(buf + digits - 3, "777", 3);
 		if (tc[i].nl)
 			buf[digits] = '\n';
-		AVC_OK(avc_write_threshold(MARK));
+		TST_OK(tst_write_threshold(MARK));
 		ret = write_thr(buf, tc[i].len, -1);
 		EXPECT_EQ(-tc[i].err, ret)
 			TH_LOG("%zu bytes%s: expected %s, got %s", tc[i].len,
@@ -238,11 +238,11 @@ TEST_F(thr, eperm_without_cap_mac_admin)
 	pid_t pid;
 
 	snprintf(mark, sizeof(mark), "%u\n", MARK);
-	AVC_OK(avc_write_threshold(MARK));
+	TST_OK(tst_write_threshold(MARK));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		if (avc_drop_effective_cap(CAP_MAC_ADMIN))
+		if (tst_drop_effective_cap(CAP_MAC_ADMIN))
 			_exit(10);
 		if (write_thr("100\n", 4, -1) != -EPERM)
 			_exit(11);
@@ -252,17 +252,17 @@ TEST_F(thr, eperm_without_cap_mac_admin)
 		{
 			__u32 v;
 
-			if (avc_read_threshold(&v) || v != MARK)
+			if (tst_read_threshold(&v) || v != MARK)
 				_exit(13);
 		}
 		/* Control: with the capability back, the write works. */
-		if (avc_raise_effective_cap(CAP_MAC_ADMIN))
+		if (tst_raise_effective_cap(CAP_MAC_ADMIN))
 			_exit(14);
 		if (write_thr("101\n", 4, -1))
 			_exit(15);
 		_exit(0);
 	}
-	AVC_EXPECT_CHILD_OK(pid, "11: no EPERM without CAP_MAC_ADMIN");
+	TST_EXPECT_CHILD_OK(pid, "11: no EPERM without CAP_MAC_ADMIN");
 	EXPECT_THRESHOLD_TEXT("101\n");
 }
 

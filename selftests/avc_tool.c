@@ -65,7 +65,7 @@ static int parse_u32(const char *s, __u32 *v)
 
 static int cmd_load(const char *file)
 {
-	struct avc_buf b = { 0 };
+	struct tst_buf b = { 0 };
 	char chunk[65536];
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	size_t n;
@@ -73,46 +73,46 @@ static int cmd_load(const char *file)
 
 	if (!f)
 		return die(file, errno);
-	avc_buf_printf(&b, "%s", "");
+	tst_buf_printf(&b, "%s", "");
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		avc_buf_printf(&b, "%.*s", (int)n, chunk);
+		tst_buf_printf(&b, "%.*s", (int)n, chunk);
 	if (ferror(f))
 		return die(file, EIO);
 	if (f != stdin)
 		fclose(f);
 	if (memchr(b.data, '\0', b.len))
 		return die(file, EINVAL);
-	ret = avc_load_policy(b.data, b.len);
-	avc_buf_free(&b);
+	ret = tst_load_policy(b.data, b.len);
+	tst_buf_free(&b);
 	return ret ? die("load", ret) : 0;
 }
 
 static int cmd_access(char **argv)
 {
 	__u32 v[4];
-	struct avc_reply r;
+	struct tst_reply r;
 	int i, ret;
 
 	for (i = 0; i < 4; i++)
 		if (parse_u32(argv[i], &v[i]))
 			return die(argv[i], EINVAL);
-	ret = avc_access(v[0], v[1], v[2], v[3], &r);
+	ret = tst_access(v[0], v[1], v[2], v[3], &r);
 	if (ret)
 		return die("access", ret);
-	printf("%s\n", avc_last_reply_text());
+	printf("%s\n", tst_last_reply_text());
 	return 0;
 }
 
 static int cmd_fill(int argc, char **argv)
 {
 	__u32 n, tsid = 7, k;
-	struct avc_reply r;
+	struct tst_reply r;
 	int ret;
 
 	if (parse_u32(argv[0], &n) || (argc > 1 && parse_u32(argv[1], &tsid)))
 		return die("fill", EINVAL);
 	for (k = 1; k <= n; k++) {
-		ret = avc_access(k, tsid, 7, 0, &r);
+		ret = tst_access(k, tsid, 7, 0, &r);
 		if (ret)
 			return die("access", ret);
 	}
@@ -121,47 +121,47 @@ static int cmd_fill(int argc, char **argv)
 
 static int cmd_state(void)
 {
-	struct avc_cache_stats_sum cs;
-	struct avc_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
 	__u32 seqno, thr;
 	int ret;
 
-	ret = avc_read_seqno(&seqno);
+	ret = tst_read_seqno(&seqno);
 	if (ret)
 		return die(AVC_RCU_FILE_SEQNO, ret);
-	ret = avc_read_threshold(&thr);
+	ret = tst_read_threshold(&thr);
 	if (ret)
 		return die(AVC_RCU_FILE_THRESHOLD, ret);
-	ret = avc_read_hash_stats(&hs);
+	ret = tst_read_hash_stats(&hs);
 	if (ret)
 		return die(AVC_RCU_FILE_HASH_STATS, ret);
-	ret = avc_read_cache_stats(&cs);
+	ret = tst_read_cache_stats(&cs);
 	if (ret)
 		return die(AVC_RCU_FILE_CACHE_STATS, ret);
 	printf("seqno=%u threshold=%u entries=%ld used=%ld slots=%ld longest=%ld\n",
 	       seqno, thr, hs.entries, hs.used, hs.slots, hs.longest);
 	printf("lookups=%u hits=%u misses=%u allocations=%u reclaims=%u frees=%u rows=%u\n",
-	       cs.sum[AVC_LOOKUPS], cs.sum[AVC_HITS], cs.sum[AVC_MISSES],
-	       cs.sum[AVC_ALLOCATIONS], cs.sum[AVC_RECLAIMS],
-	       cs.sum[AVC_FREES], cs.rows);
+	       cs.sum[TST_LOOKUPS], cs.sum[TST_HITS], cs.sum[TST_MISSES],
+	       cs.sum[TST_ALLOCATIONS], cs.sum[TST_RECLAIMS],
+	       cs.sum[TST_FREES], cs.rows);
 	return 0;
 }
 
 static int cmd_quiesce(int argc, char **argv)
 {
 	__u32 ms = 15000;
-	struct avc_cache_stats_sum cs;
-	struct avc_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
 	int ret;
 
 	if (argc > 0 && parse_u32(argv[0], &ms))
 		return die("quiesce", EINVAL);
-	ret = avc_wait_quiescent((int)ms, &hs, &cs);
+	ret = tst_wait_quiescent((int)ms, &hs, &cs);
 	if (ret == -ETIMEDOUT) {
 		fprintf(stderr,
 			"avc_tool: not quiescent after %u ms: entries %ld, allocations - frees %u\n",
 			ms, hs.entries,
-			cs.sum[AVC_ALLOCATIONS] - cs.sum[AVC_FREES]);
+			cs.sum[TST_ALLOCATIONS] - cs.sum[TST_FREES]);
 		return 1;
 	}
 	return ret ? die("quiesce", ret) : 0;
@@ -196,8 +196,8 @@ static int torture_completed(__u32 seqno)
  */
 static int cmd_torture_load(const char *arg)
 {
-	const struct avc_oracle oracle = AVC_ORACLE_TORTURE;
-	struct avc_buf b = { 0 };
+	const struct tst_oracle oracle = TST_ORACLE_TORTURE;
+	struct tst_buf b = { 0 };
 	unsigned long loads = 0;
 	__u32 secs, s, first = 0, after;
 	__u64 t0, t, end, slowest = 0;
@@ -205,23 +205,23 @@ static int cmd_torture_load(const char *arg)
 
 	if (parse_u32(arg, &secs) || secs > 86400)
 		return die("torture-load", EINVAL);
-	t0 = avc_now_ms();
+	t0 = tst_now_ms();
 	end = t0 + (__u64)secs * 1000;
 	do {
-		ret = avc_read_seqno(&s);
+		ret = tst_read_seqno(&s);
 		if (ret)
 			return die(AVC_RCU_FILE_SEQNO, ret);
 		if (!loads)
 			first = s + 1;
-		avc_oracle_policy_text(&oracle, s + 1, &b);
-		t = avc_now_ms();
-		ret = avc_load_policy(b.data, b.len);
+		tst_oracle_policy_text(&oracle, s + 1, &b);
+		t = tst_now_ms();
+		ret = tst_load_policy(b.data, b.len);
 		if (ret)
 			return die("load", ret);
-		t = avc_now_ms() - t;
+		t = tst_now_ms() - t;
 		if (t > slowest)
 			slowest = t;
-		ret = avc_read_seqno(&after);
+		ret = tst_read_seqno(&after);
 		if (ret)
 			return die(AVC_RCU_FILE_SEQNO, ret);
 		if (after != s + 1) {
@@ -234,10 +234,10 @@ static int cmd_torture_load(const char *arg)
 		if (ret)
 			return die(TORTURE_COMPLETED, ret);
 		loads++;
-	} while (avc_now_ms() < end);
-	avc_buf_free(&b);
+	} while (tst_now_ms() < end);
+	tst_buf_free(&b);
 	printf("loads=%lu ms=%llu seqno=%u..%u max_ms=%llu\n", loads,
-	       (unsigned long long)(avc_now_ms() - t0), first, s + 1,
+	       (unsigned long long)(tst_now_ms() - t0), first, s + 1,
 	       (unsigned long long)slowest);
 	return 0;
 }
@@ -248,29 +248,29 @@ static int cmd_torture_load(const char *arg)
  * Fill the cache, quiescent, up to @want entries with fresh keys (tsid
  * *@tsid, moved on for the next call); *@hs is the state after.
  */
-static int fill_to(long want, __u32 *tsid, struct avc_hash_stats_file *hs,
-		   struct avc_cache_stats_sum *cs)
+static int fill_to(long want, __u32 *tsid, struct tst_hash_stats_file *hs,
+		   struct tst_cache_stats_sum *cs)
 {
-	struct avc_reply r;
+	struct tst_reply r;
 	long k;
 	int ret;
 
-	ret = avc_wait_quiescent(5000, hs, cs);
+	ret = tst_wait_quiescent(5000, hs, cs);
 	if (ret)
 		return ret;
 	for (k = 1; k <= want - hs->entries; k++) {
-		ret = avc_access((__u32)k, *tsid, 7, 0, &r);
+		ret = tst_access((__u32)k, *tsid, 7, 0, &r);
 		if (ret)
 			return ret;
 	}
 	++*tsid;
-	return avc_wait_quiescent(5000, hs, cs);
+	return tst_wait_quiescent(5000, hs, cs);
 }
 
 static int cmd_bursts(char **argv)
 {
-	struct avc_cache_stats_sum cs;
-	struct avc_hash_stats_file hs;
+	struct tst_cache_stats_sum cs;
+	struct tst_hash_stats_file hs;
 	__u32 rounds, thr, tasks, r, tsid = 60000;
 	long max = 0;
 	int ret;
@@ -282,10 +282,10 @@ static int cmd_bursts(char **argv)
 		ret = fill_to((long)thr - tasks + 1, &tsid, &hs, &cs);
 		if (ret)
 			return die("fill", ret);
-		ret = avc_write_str(TORTURE_BURST, "1");
+		ret = tst_write_str(TORTURE_BURST, "1");
 		if (ret)
 			return die(TORTURE_BURST, ret);
-		ret = avc_wait_quiescent(5000, &hs, &cs);
+		ret = tst_wait_quiescent(5000, &hs, &cs);
 		if (ret)
 			return die("quiesce", ret);
 		if (hs.entries > max)
@@ -303,8 +303,8 @@ static int cmd_bursts(char **argv)
 
 static int cmd_herds(char **argv)
 {
-	struct avc_cache_stats_sum cs0, cs1;
-	struct avc_hash_stats_file hs;
+	struct tst_cache_stats_sum cs0, cs1;
+	struct tst_hash_stats_file hs;
 	__u32 rounds, thr, r, tsid = 70000, overlapped = 0, worst = 0, ev, miss;
 	int ret;
 
@@ -315,14 +315,14 @@ static int cmd_herds(char **argv)
 		ret = fill_to(thr, &tsid, &hs, &cs0);
 		if (ret)
 			return die("fill", ret);
-		ret = avc_write_str(TORTURE_BURST, "1");
+		ret = tst_write_str(TORTURE_BURST, "1");
 		if (ret)
 			return die(TORTURE_BURST, ret);
-		ret = avc_read_cache_stats(&cs1);
+		ret = tst_read_cache_stats(&cs1);
 		if (ret)
 			return die(AVC_RCU_FILE_CACHE_STATS, ret);
-		ev = avc_stat_delta(&cs0, &cs1, AVC_RECLAIMS);
-		miss = avc_stat_delta(&cs0, &cs1, AVC_MISSES);
+		ev = tst_stat_delta(&cs0, &cs1, TST_RECLAIMS);
+		miss = tst_stat_delta(&cs0, &cs1, TST_MISSES);
 		overlapped += miss > 1;
 		if (ev > worst)
 			worst = ev;
@@ -363,7 +363,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "state") && argc == 2)
 		return cmd_state();
 	if (!strcmp(cmd, "mounted") && argc == 2)
-		return avc_check_mounted() ? 1 : 0;
+		return tst_check_mounted() ? 1 : 0;
 	if (!strcmp(cmd, "torture-load") && argc == 3)
 		return cmd_torture_load(argv[2]);
 	if (!strcmp(cmd, "bursts") && argc == 5)

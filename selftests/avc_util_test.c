@@ -17,34 +17,34 @@
 #include "kselftest_harness.h"
 
 /* The parsers on NUL terminated text. */
-static int p_hash(const char *t, struct avc_hash_stats_file *hs)
+static int p_hash(const char *t, struct tst_hash_stats_file *hs)
 {
-	return avc_parse_hash_stats(t, strlen(t), hs);
+	return tst_parse_hash_stats(t, strlen(t), hs);
 }
 
-static int p_cache(const char *t, struct avc_cache_stats_sum *cs)
+static int p_cache(const char *t, struct tst_cache_stats_sum *cs)
 {
-	return avc_parse_cache_stats(t, strlen(t), cs);
+	return tst_parse_cache_stats(t, strlen(t), cs);
 }
 
-static int p_reply(const char *t, struct avc_reply *r)
+static int p_reply(const char *t, struct tst_reply *r)
 {
-	return avc_parse_reply(t, strlen(t), r);
+	return tst_parse_reply(t, strlen(t), r);
 }
 
 static int p_u32(const char *t, __u32 *v)
 {
-	return avc_parse_u32_line(t, strlen(t), v);
+	return tst_parse_u32_line(t, strlen(t), v);
 }
 
 static int p_cpus(const char *t, unsigned int *n)
 {
-	return avc_parse_cpu_list(t, strlen(t), n);
+	return tst_parse_cpu_list(t, strlen(t), n);
 }
 
 TEST(hash_stats_good)
 {
-	struct avc_hash_stats_file hs;
+	struct tst_hash_stats_file hs;
 
 	const char *t;
 
@@ -86,7 +86,7 @@ TEST(hash_stats_bad)
 		"entries: 2147483648\nbuckets used: 2/512\nlongest chain: 2\n",
 		"entries: x\nbuckets used: 2/512\nlongest chain: 2\n",
 	};
-	struct avc_hash_stats_file hs;
+	struct tst_hash_stats_file hs;
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(bad); i++)
@@ -98,25 +98,25 @@ TEST(hash_stats_bad)
 
 TEST(cache_stats_good)
 {
-	struct avc_cache_stats_sum cs, a, b;
+	struct tst_cache_stats_sum cs, a, b;
 
 	ASSERT_EQ(0, p_cache(HDR "10 7 3 3 0 1\n5 1 4 4 2 2\n", &cs));
 	EXPECT_EQ(2, cs.rows);
-	EXPECT_EQ(15, cs.sum[AVC_LOOKUPS]);
-	EXPECT_EQ(8, cs.sum[AVC_HITS]);
-	EXPECT_EQ(7, cs.sum[AVC_MISSES]);
-	EXPECT_EQ(7, cs.sum[AVC_ALLOCATIONS]);
-	EXPECT_EQ(2, cs.sum[AVC_RECLAIMS]);
-	EXPECT_EQ(3, cs.sum[AVC_FREES]);
+	EXPECT_EQ(15, cs.sum[TST_LOOKUPS]);
+	EXPECT_EQ(8, cs.sum[TST_HITS]);
+	EXPECT_EQ(7, cs.sum[TST_MISSES]);
+	EXPECT_EQ(7, cs.sum[TST_ALLOCATIONS]);
+	EXPECT_EQ(2, cs.sum[TST_RECLAIMS]);
+	EXPECT_EQ(3, cs.sum[TST_FREES]);
 
 	/* Sums wrap modulo 2^32, as the per-CPU counters do. */
 	ASSERT_EQ(0, p_cache(HDR "4294967295 4294967295 0 0 0 0\n"
 			     "1 1 0 0 0 0\n", &a));
-	EXPECT_EQ(0, a.sum[AVC_LOOKUPS]);
+	EXPECT_EQ(0, a.sum[TST_LOOKUPS]);
 	ASSERT_EQ(0, p_cache(HDR "3 3 0 0 0 0\n1 1 0 0 0 0\n", &b));
-	EXPECT_EQ(4, avc_stat_delta(&a, &b, AVC_LOOKUPS));
-	EXPECT_EQ(4, avc_stat_delta(&a, &b, AVC_HITS));
-	EXPECT_EQ(0, avc_stat_delta(&a, &b, AVC_MISSES));
+	EXPECT_EQ(4, tst_stat_delta(&a, &b, TST_LOOKUPS));
+	EXPECT_EQ(4, tst_stat_delta(&a, &b, TST_HITS));
+	EXPECT_EQ(0, tst_stat_delta(&a, &b, TST_MISSES));
 }
 
 TEST(cache_stats_bad)
@@ -141,7 +141,7 @@ TEST(cache_stats_bad)
 		HDR "1\t1 0 0 0 0\n",
 		HDR "1 1 0 0 0 0\n" HDR "1 1 0 0 0 0\n",
 	};
-	struct avc_cache_stats_sum cs;
+	struct tst_cache_stats_sum cs;
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(bad); i++)
@@ -151,7 +151,7 @@ TEST(cache_stats_bad)
 
 TEST(reply_good)
 {
-	struct avc_reply r;
+	struct tst_reply r;
 
 	ASSERT_EQ(0, p_reply("f ffffffff a0 fffffffe 7 1", &r));
 	EXPECT_EQ(0xf, r.allowed);
@@ -182,7 +182,7 @@ TEST(reply_bad)
 		"f ffffffff a0 fffffffe 7 1 ",
 		"f ffffffff a0 fffffffe -7 1",
 	};
-	struct avc_reply r;
+	struct tst_reply r;
 	size_t i;
 
 	for (i = 0; i < ARRAY_LEN(bad); i++)
@@ -230,35 +230,35 @@ TEST(cpu_list)
 
 TEST(policy_model)
 {
-	struct avc_policy p = { 0 };
-	struct avc_decision d;
+	struct tst_policy p = { 0 };
+	struct tst_decision d;
 
-	avc_policy_add(&p, AVC_MODEL_ALLOW, 1, 2, 3, 0x1);
-	avc_policy_add(&p, AVC_MODEL_ALLOW, 1, 2, 3, 0x6);
-	avc_policy_add(&p, AVC_MODEL_AUDITALLOW, 1, 2, 3, 0x4);
-	avc_policy_add(&p, AVC_MODEL_DONTAUDIT, 1, 2, 3, 0x10);
-	avc_policy_add(&p, AVC_MODEL_DONTAUDIT, 1, 2, 3, 0x20);
-	avc_policy_add(&p, AVC_MODEL_ALLOW, 1, 2, 4, 0x100);
-	avc_policy_add(&p, AVC_MODEL_PERMISSIVE, 9, 0, 0, 0);
+	tst_policy_add(&p, TST_MODEL_ALLOW, 1, 2, 3, 0x1);
+	tst_policy_add(&p, TST_MODEL_ALLOW, 1, 2, 3, 0x6);
+	tst_policy_add(&p, TST_MODEL_AUDITALLOW, 1, 2, 3, 0x4);
+	tst_policy_add(&p, TST_MODEL_DONTAUDIT, 1, 2, 3, 0x10);
+	tst_policy_add(&p, TST_MODEL_DONTAUDIT, 1, 2, 3, 0x20);
+	tst_policy_add(&p, TST_MODEL_ALLOW, 1, 2, 4, 0x100);
+	tst_policy_add(&p, TST_MODEL_PERMISSIVE, 9, 0, 0, 0);
 
-	avc_policy_decide(&p, 1, 2, 3, &d);
+	tst_policy_decide(&p, 1, 2, 3, &d);
 	EXPECT_EQ(0x7, d.allowed);
 	EXPECT_EQ(0x4, d.auditallow);
 	EXPECT_EQ(~0x30U, d.auditdeny);
 	EXPECT_EQ(0, d.flags);
-	avc_policy_decide(&p, 1, 2, 4, &d);
+	tst_policy_decide(&p, 1, 2, 4, &d);
 	EXPECT_EQ(0x100, d.allowed);
 	EXPECT_EQ(0xffffffffU, d.auditdeny);
-	avc_policy_decide(&p, 2, 1, 3, &d);
+	tst_policy_decide(&p, 2, 1, 3, &d);
 	EXPECT_EQ(0, d.allowed);
 	EXPECT_EQ(0, d.auditallow);
 	EXPECT_EQ(0xffffffffU, d.auditdeny);
 	EXPECT_EQ(0, d.flags);
-	avc_policy_decide(&p, 9, 1, 1, &d);
+	tst_policy_decide(&p, 9, 1, 1, &d);
 	EXPECT_EQ(0, d.allowed);
 	EXPECT_EQ(0xffffffffU, d.auditdeny);
 	EXPECT_EQ(AVC_RCU_DECISION_PERMISSIVE, d.flags);
-	avc_policy_free(&p);
+	tst_policy_free(&p);
 }
 
 /* A reference parser for the policy text, to check the generator. */
@@ -286,7 +286,7 @@ static int ref_num(const char *tok, __u32 max, __u32 *val)
 	return 0;
 }
 
-static int ref_parse(char *text, struct avc_policy *p)
+static int ref_parse(char *text, struct tst_policy *p)
 {
 	static const char * const kw[] = {
 		"allow", "auditallow", "dontaudit", "permissive",
@@ -309,14 +309,14 @@ static int ref_parse(char *text, struct avc_policy *p)
 				break;
 		if (k == ARRAY_LEN(kw))
 			return -1;
-		want = k == AVC_MODEL_PERMISSIVE ? 1 : 4;
+		want = k == TST_MODEL_PERMISSIVE ? 1 : 4;
 		for (n = 0; (tok = strtok_r(NULL, " \t", &tsave)); n++)
 			if (n >= want ||
 			    ref_num(tok, n == 2 ? 65535 : UINT32_MAX, &v[n]))
 				return -1;
 		if (n != want)
 			return -1;
-		avc_policy_add(p, (enum avc_model_rule_kind)k, v[0], v[1], v[2],
+		tst_policy_add(p, (enum tst_model_rule_kind)k, v[0], v[1], v[2],
 			       v[3]);
 	}
 	return 0;
@@ -324,55 +324,55 @@ static int ref_parse(char *text, struct avc_policy *p)
 
 TEST(policy_render_roundtrip)
 {
-	struct avc_policy p = { 0 }, q = { 0 };
-	struct avc_decision d1, d2;
-	struct avc_buf text = { 0 };
-	__u64 rng = avc_seed(), seed = rng;
+	struct tst_policy p = { 0 }, q = { 0 };
+	struct tst_decision d1, d2;
+	struct tst_buf text = { 0 };
+	__u64 rng = tst_seed(), seed = rng;
 	int i;
 
 	for (i = 0; i < 2000; i++) {
-		__u32 k = avc_rand_range(&rng, 0, 3);
+		__u32 k = tst_rand_range(&rng, 0, 3);
 
-		avc_policy_add(&p, (enum avc_model_rule_kind)k,
-			       avc_rand_range(&rng, 1, 20),
-			       avc_rand_range(&rng, 1, 20),
-			       avc_rand_range(&rng, 1, 65535),
-			       (__u32)avc_rand(&rng));
+		tst_policy_add(&p, (enum tst_model_rule_kind)k,
+			       tst_rand_range(&rng, 1, 20),
+			       tst_rand_range(&rng, 1, 20),
+			       tst_rand_range(&rng, 1, 65535),
+			       (__u32)tst_rand(&rng));
 	}
-	avc_policy_render(&p, &rng, &text);
+	tst_policy_render(&p, &rng, &text);
 	ASSERT_EQ(0, ref_parse(text.data, &q)) TH_LOG("seed %llu",
 						      (unsigned long long)seed);
 	ASSERT_EQ(p.nr, q.nr);
 	for (i = 0; i < (int)p.nr; i++) {
-		const struct avc_model_rule *r = &p.rules[i];
+		const struct tst_model_rule *r = &p.rules[i];
 
-		avc_policy_decide(&p, r->ssid, r->tsid, r->tclass, &d1);
-		avc_policy_decide(&q, r->ssid, r->tsid, r->tclass, &d2);
+		tst_policy_decide(&p, r->ssid, r->tsid, r->tclass, &d1);
+		tst_policy_decide(&q, r->ssid, r->tsid, r->tclass, &d2);
 		ASSERT_EQ(0, memcmp(&d1, &d2, sizeof(d1)));
 	}
-	avc_buf_free(&text);
-	avc_policy_free(&p);
-	avc_policy_free(&q);
+	tst_buf_free(&text);
+	tst_policy_free(&p);
+	tst_policy_free(&q);
 }
 
 /*
- * The oracle's policy text (avc_oracle_policy_text()), re-parsed by the
+ * The oracle's policy text (tst_oracle_policy_text()), re-parsed by the
  * reference parser and decided by the model, gives the decisions
- * avc_oracle_expected() predicts, for keys in and out of the key space,
+ * tst_oracle_expected() predicts, for keys in and out of the key space,
  * for seqno 0 (the empty policy) and for the families the tests load.
  * Returns the first key that differs, as s << 16 | t << 8 | c, else -1.
  */
-static long oracle_diff(const struct avc_oracle *o, __u32 q,
-			const struct avc_policy *p)
+static long oracle_diff(const struct tst_oracle *o, __u32 q,
+			const struct tst_policy *p)
 {
-	struct avc_decision d1, d2;
+	struct tst_decision d1, d2;
 	__u32 s, t, c;
 
 	for (s = 0; s <= o->ns + 1; s++)
 		for (t = 0; t <= o->nt + 1; t++)
 			for (c = 0; c <= o->nc + 1; c++) {
-				avc_policy_decide(p, s, t, c, &d1);
-				avc_oracle_expected(o, s, t, c, q, &d2);
+				tst_policy_decide(p, s, t, c, &d1);
+				tst_oracle_expected(o, s, t, c, q, &d2);
 				if (memcmp(&d1, &d2, sizeof(d1)))
 					return (long)(s << 16 | t << 8 | c);
 			}
@@ -381,31 +381,31 @@ static long oracle_diff(const struct avc_oracle *o, __u32 q,
 
 TEST(oracle_text_matches_expected)
 {
-	static const struct avc_oracle families[] = {
-		AVC_ORACLE_TORTURE,
+	static const struct tst_oracle families[] = {
+		TST_ORACLE_TORTURE,
 		{ .ns = 24, .nt = 24, .nc = 4, .rule_mod = 1 },
 		{ .ns = 24, .nt = 24, .nc = 4, .rule_mod = 16 },
 	};
-	struct avc_buf text = { 0 };
+	struct tst_buf text = { 0 };
 	unsigned int f, rules = 0;
 	__u32 q;
 
 	for (f = 0; f < ARRAY_LEN(families); f++) {
 		for (q = 0; q < 12; q++) {
-			struct avc_policy p = { 0 };
+			struct tst_policy p = { 0 };
 
-			avc_oracle_policy_text(&families[f], q, &text);
+			tst_oracle_policy_text(&families[f], q, &text);
 			ASSERT_EQ(0, ref_parse(text.data, &p));
 			if (q == 0)
 				ASSERT_EQ(0, p.nr);
 			rules += p.nr;
 			EXPECT_EQ(-1, oracle_diff(&families[f], q, &p))
 				TH_LOG("family %u, seqno %u", f, q);
-			avc_policy_free(&p);
+			tst_policy_free(&p);
 		}
 	}
 	EXPECT_LT(0, rules);
-	avc_buf_free(&text);
+	tst_buf_free(&text);
 }
 
 TEST(prng_and_mix)
@@ -414,15 +414,15 @@ TEST(prng_and_mix)
 	int i;
 
 	for (i = 0; i < 1000; i++) {
-		__u32 v = avc_rand_range(&a, 5, 9);
+		__u32 v = tst_rand_range(&a, 5, 9);
 
-		ASSERT_EQ(avc_rand(&b) % 5 + 5, v);
+		ASSERT_EQ(tst_rand(&b) % 5 + 5, v);
 		ASSERT_LE(5, v);
 		ASSERT_GE(9, v);
 	}
-	EXPECT_EQ(avc_mix(1, 2, 3, 4), avc_mix(1, 2, 3, 4));
-	EXPECT_NE(avc_mix(1, 2, 3, 4), avc_mix(1, 2, 3, 5));
-	EXPECT_NE(avc_mix(1, 2, 3, 4), avc_mix(2, 1, 3, 4));
+	EXPECT_EQ(tst_mix(1, 2, 3, 4), tst_mix(1, 2, 3, 4));
+	EXPECT_NE(tst_mix(1, 2, 3, 4), tst_mix(1, 2, 3, 5));
+	EXPECT_NE(tst_mix(1, 2, 3, 4), tst_mix(2, 1, 3, 4));
 }
 
 TEST_HARNESS_MAIN

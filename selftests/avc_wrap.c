@@ -26,7 +26,7 @@
 #define LOADS		(2 * NEAR)
 
 FIXTURE(wrap) {
-	struct avc_saved_threshold thr;
+	struct tst_saved_threshold thr;
 	__u32 start;
 };
 
@@ -34,9 +34,9 @@ FIXTURE_SETUP(wrap)
 {
 	char line[32];
 
-	AVC_ASSERT_MOUNTED();
-	AVC_SAVE_THRESHOLD(&self->thr);
-	ASSERT_EQ(0, avc_read_line(SEQNO_START, line, sizeof(line)))
+	TST_ASSERT_MOUNTED();
+	TST_SAVE_THRESHOLD(&self->thr);
+	ASSERT_EQ(0, tst_read_line(SEQNO_START, line, sizeof(line)))
 		TH_LOG("no %s: a module without seqno_start", SEQNO_START);
 	self->start = (__u32)strtoul(line, NULL, 10);
 	ASSERT_LT(0xffffffffu - NEAR, self->start)
@@ -46,80 +46,80 @@ FIXTURE_SETUP(wrap)
 
 FIXTURE_TEARDOWN(wrap)
 {
-	AVC_RESTORE_THRESHOLD(&self->thr);
+	TST_RESTORE_THRESHOLD(&self->thr);
 }
 
 TEST_F(wrap, starts_at_seqno_start)
 {
-	struct avc_decision deny = { 0, 0, 0xffffffff, 0 };
+	struct tst_decision deny = { 0, 0, 0xffffffff, 0 };
 	__u32 seq;
 
-	AVC_OK(avc_read_seqno(&seq));
-	if (avc_env_long("AVC_RCU_FRESH", 0) != 1)
+	TST_OK(tst_read_seqno(&seq));
+	if (tst_env_long("AVC_RCU_FRESH", 0) != 1)
 		SKIP(return, "not a fresh module: seqno %u", seq);
 	EXPECT_EQ(self->start, seq);
 	/* The empty policy, under its seqno, and cached like any other. */
-	AVC_EXPECT_DECISION(1, 2, 3, &deny, seq);
-	AVC_EXPECT_DECISION(1, 2, 3, &deny, seq);
+	TST_EXPECT_DECISION(1, 2, 3, &deny, seq);
+	TST_EXPECT_DECISION(1, 2, 3, &deny, seq);
 }
 
 /* The allow mask of key (k, 2, 3) in the policy loaded at seqno q. */
 static __u32 perm_of(__u32 k, __u32 q)
 {
-	return avc_mix(k, 2, 3, q) | 1;
+	return tst_mix(k, 2, 3, q) | 1;
 }
 
 TEST_F(wrap, loads_across_the_wrap)
 {
-	struct avc_cache_stats_sum c0, c1, c2;
-	struct avc_hash_stats_file hs;
-	struct avc_buf t = { 0 };
+	struct tst_cache_stats_sum c0, c1, c2;
+	struct tst_hash_stats_file hs;
+	struct tst_buf t = { 0 };
 	__u32 s, next, now, k;
 	int i, crossed = 0;
 
-	AVC_OK(avc_write_threshold(512));
-	AVC_OK(avc_read_seqno(&s));
+	TST_OK(tst_write_threshold(512));
+	TST_OK(tst_read_seqno(&s));
 	ASSERT_TRUE(s > 0xffffffffu - NEAR || s < LOADS)
 		TH_LOG("seqno %u is not near the wrap", s);
 	for (i = 0; i < LOADS; i++) {
 		next = s + 1;
 		t.len = 0;
 		for (k = 1; k <= 8; k++)
-			avc_buf_printf(&t, "allow %u 2 3 0x%x\n", k,
+			tst_buf_printf(&t, "allow %u 2 3 0x%x\n", k,
 				       perm_of(k, next));
-		AVC_LOAD(t.data, t.len, &now);
+		TST_LOAD(t.data, t.len, &now);
 		ASSERT_EQ(next, now) TH_LOG("seqno %u after %u", now, s);
 		crossed |= now == 0;
-		AVC_OK(avc_read_hash_stats(&hs));
+		TST_OK(tst_read_hash_stats(&hs));
 		EXPECT_EQ(0, hs.entries)
 			TH_LOG("seqno %u: %ld entries right after the load",
 			       now, hs.entries);
-		AVC_OK(avc_read_cache_stats(&c0));
+		TST_OK(tst_read_cache_stats(&c0));
 		for (k = 1; k <= 8; k++) {
-			struct avc_decision d = { perm_of(k, now), 0,
+			struct tst_decision d = { perm_of(k, now), 0,
 						  0xffffffff, 0 };
 
-			AVC_EXPECT_DECISION(k, 2, 3, &d, now);
+			TST_EXPECT_DECISION(k, 2, 3, &d, now);
 		}
-		AVC_OK(avc_read_cache_stats(&c1));
-		EXPECT_EQ(8, avc_stat_delta(&c0, &c1, AVC_MISSES));
+		TST_OK(tst_read_cache_stats(&c1));
+		EXPECT_EQ(8, tst_stat_delta(&c0, &c1, TST_MISSES));
 		/* Cached under the new seqno: hits now. */
 		for (k = 1; k <= 8; k++) {
-			struct avc_decision d = { perm_of(k, now), 0,
+			struct tst_decision d = { perm_of(k, now), 0,
 						  0xffffffff, 0 };
 
-			AVC_EXPECT_DECISION(k, 2, 3, &d, now);
+			TST_EXPECT_DECISION(k, 2, 3, &d, now);
 		}
-		AVC_OK(avc_read_cache_stats(&c2));
-		EXPECT_EQ(8, avc_stat_delta(&c1, &c2, AVC_HITS))
+		TST_OK(tst_read_cache_stats(&c2));
+		EXPECT_EQ(8, tst_stat_delta(&c1, &c2, TST_HITS))
 			TH_LOG("seqno %u: decisions not cached", now);
-		AVC_OK(avc_read_hash_stats(&hs));
+		TST_OK(tst_read_hash_stats(&hs));
 		EXPECT_EQ(8, hs.entries);
 		s = now;
 	}
 	EXPECT_TRUE(crossed) TH_LOG("%d loads from %u never reached seqno 0",
 				    LOADS, s - LOADS);
-	avc_buf_free(&t);
+	tst_buf_free(&t);
 }
 
 TEST_HARNESS_MAIN

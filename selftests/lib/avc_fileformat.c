@@ -89,8 +89,8 @@ static int scan_hex(const char **p, const char *end, __u32 *val)
 	return 0;
 }
 
-int avc_parse_hash_stats(const char *text, size_t len,
-			 struct avc_hash_stats_file *hs)
+int tst_parse_hash_stats(const char *text, size_t len,
+			 struct tst_hash_stats_file *hs)
 {
 	const char *p = text, *end = text + len;
 
@@ -107,8 +107,8 @@ int avc_parse_hash_stats(const char *text, size_t len,
 	return 0;
 }
 
-int avc_parse_cache_stats(const char *text, size_t len,
-			  struct avc_cache_stats_sum *cs)
+int tst_parse_cache_stats(const char *text, size_t len,
+			  struct tst_cache_stats_sum *cs)
 {
 	const char *p = text, *end = text + len;
 	__u64 v;
@@ -118,7 +118,7 @@ int avc_parse_cache_stats(const char *text, size_t len,
 	if (scan_lit(&p, end, AVC_RCU_CACHE_STATS_HEADER "\n"))
 		return -EINVAL;
 	while (p < end) {
-		for (i = 0; i < AVC_NR_STATS; i++) {
+		for (i = 0; i < TST_NR_STATS; i++) {
 			if (i && scan_lit(&p, end, " "))
 				return -EINVAL;
 			if (scan_dec(&p, end, UINT32_MAX, &v))
@@ -132,7 +132,7 @@ int avc_parse_cache_stats(const char *text, size_t len,
 	return cs->rows ? 0 : -EINVAL;
 }
 
-int avc_parse_reply(const char *text, size_t len, struct avc_reply *r)
+int tst_parse_reply(const char *text, size_t len, struct tst_reply *r)
 {
 	const char *p = text, *end = text + len;
 	__u64 seqno;
@@ -148,7 +148,7 @@ int avc_parse_reply(const char *text, size_t len, struct avc_reply *r)
 	return 0;
 }
 
-int avc_parse_u32_line(const char *text, size_t len, __u32 *val)
+int tst_parse_u32_line(const char *text, size_t len, __u32 *val)
 {
 	const char *p = text, *end = text + len;
 	__u64 v;
@@ -160,7 +160,7 @@ int avc_parse_u32_line(const char *text, size_t len, __u32 *val)
 	return 0;
 }
 
-int avc_parse_cpu_list(const char *text, size_t len, unsigned int *count)
+int tst_parse_cpu_list(const char *text, size_t len, unsigned int *count)
 {
 	const char *p = text, *end = text + len;
 	__u64 lo, hi;
@@ -187,8 +187,8 @@ int avc_parse_cpu_list(const char *text, size_t len, unsigned int *count)
 	return 0;
 }
 
-__u32 avc_stat_delta(const struct avc_cache_stats_sum *a,
-		     const struct avc_cache_stats_sum *b, enum avc_stat col)
+__u32 tst_stat_delta(const struct tst_cache_stats_sum *a,
+		     const struct tst_cache_stats_sum *b, enum tst_stat col)
 {
 	return b->sum[col] - a->sum[col];
 }

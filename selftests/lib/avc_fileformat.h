@@ -23,20 +23,20 @@
  * other layouts, hence other names.
  */
 
-#define AVC_NR_STATS	AVC_RCU_CACHE_STATS_FIELDS
+#define TST_NR_STATS	AVC_RCU_CACHE_STATS_FIELDS
 
 /* Columns of avc/cache_stats, in file order. */
-enum avc_stat {
-	AVC_LOOKUPS,
-	AVC_HITS,
-	AVC_MISSES,
-	AVC_ALLOCATIONS,
-	AVC_RECLAIMS,
-	AVC_FREES,
+enum tst_stat {
+	TST_LOOKUPS,
+	TST_HITS,
+	TST_MISSES,
+	TST_ALLOCATIONS,
+	TST_RECLAIMS,
+	TST_FREES,
 };
 
 /* avc/hash_stats, field by field. */
-struct avc_hash_stats_file {
+struct tst_hash_stats_file {
 	long entries;
 	long used;
 	long slots;
@@ -47,13 +47,13 @@ struct avc_hash_stats_file {
  * avc/cache_stats summed over its rows.  The per-CPU counters are 32 bits
  * and wrap, so sums and differences are taken modulo 2^32.
  */
-struct avc_cache_stats_sum {
+struct tst_cache_stats_sum {
 	unsigned int rows;
-	__u32 sum[AVC_NR_STATS];
+	__u32 sum[TST_NR_STATS];
 };
 
 /* One reply of the access file. */
-struct avc_reply {
+struct tst_reply {
 	__u32 allowed;
 	__u32 decided;
 	__u32 auditallow;
@@ -63,18 +63,18 @@ struct avc_reply {
 };
 
 /* Strict parsers: 0 or -EINVAL.  @len is the length of @text. */
-int avc_parse_hash_stats(const char *text, size_t len,
-			 struct avc_hash_stats_file *hs);
-int avc_parse_cache_stats(const char *text, size_t len,
-			  struct avc_cache_stats_sum *cs);
-int avc_parse_reply(const char *text, size_t len, struct avc_reply *r);
+int tst_parse_hash_stats(const char *text, size_t len,
+			 struct tst_hash_stats_file *hs);
+int tst_parse_cache_stats(const char *text, size_t len,
+			  struct tst_cache_stats_sum *cs);
+int tst_parse_reply(const char *text, size_t len, struct tst_reply *r);
 /* "N\n", N a decimal u32 without leading zeros. */
-int avc_parse_u32_line(const char *text, size_t len, __u32 *val);
+int tst_parse_u32_line(const char *text, size_t len, __u32 *val);
 /* A CPU list as in /sys/devices/system/cpu/possible: number of CPUs. */
-int avc_parse_cpu_list(const char *text, size_t len, unsigned int *count);
+int tst_parse_cpu_list(const char *text, size_t len, unsigned int *count);
 
 /* b - a per column, modulo 2^32. */
-__u32 avc_stat_delta(const struct avc_cache_stats_sum *a,
-		     const struct avc_cache_stats_sum *b, enum avc_stat col);
+__u32 tst_stat_delta(const struct tst_cache_stats_sum *a,
+		     const struct tst_cache_stats_sum *b, enum tst_stat col);
 
 #endif /* AVC_FILEFORMAT_H */

@@ -19,31 +19,31 @@
 
 #include "avc_io.h"
 
-static __thread char avc_path_buf[PATH_MAX];
+static __thread char tst_path_buf[PATH_MAX];
 
-const char *avc_mnt(void)
+const char *tst_mnt(void)
 {
 	const char *m = getenv("AVC_RCU_MNT");
 
 	return m && *m ? m : AVC_RCU_MOUNT_POINT;
 }
 
-const char *avc_path(const char *rel)
+const char *tst_path(const char *rel)
 {
-	snprintf(avc_path_buf, sizeof(avc_path_buf), "%s/%s", avc_mnt(), rel);
-	return avc_path_buf;
+	snprintf(tst_path_buf, sizeof(tst_path_buf), "%s/%s", tst_mnt(), rel);
+	return tst_path_buf;
 }
 
-int avc_check_mounted(void)
+int tst_check_mounted(void)
 {
-	const char *mnt = avc_mnt(), *fstype = getenv("AVC_RCU_FSTYPE");
+	const char *mnt = tst_mnt(), *fstype = getenv("AVC_RCU_FSTYPE");
 	char *text, *line, *save = NULL;
 	ssize_t len;
 	int ret = -ENODEV;
 
 	if (!fstype || !*fstype)
 		fstype = AVC_RCU_FS_NAME;
-	len = avc_read_all("/proc/self/mounts", &text);
+	len = tst_read_all("/proc/self/mounts", &text);
 	if (len < 0)
 		return (int)len;
 	for (line = strtok_r(text, "\n", &save); line;
@@ -60,18 +60,18 @@ int avc_check_mounted(void)
 	return ret;
 }
 
-const char *avc_mount_error(int err)
+const char *tst_mount_error(int err)
 {
 	static char msg[PATH_MAX + 200];
 
 	snprintf(msg, sizeof(msg),
 		 "avcrcufs not mounted at %s (%s): insmod avc_rcu.ko; mount -t %s %s %s",
-		 avc_mnt(), strerror(-err), AVC_RCU_FS_NAME, AVC_RCU_FS_NAME,
-		 avc_mnt());
+		 tst_mnt(), strerror(-err), AVC_RCU_FS_NAME, AVC_RCU_FS_NAME,
+		 tst_mnt());
 	return msg;
 }
 
-ssize_t avc_read_all(const char *path, char **out)
+ssize_t tst_read_all(const char *path, char **out)
 {
 	size_t cap = 4096, len = 0;
 	char *buf, *nbuf;
@@ -115,17 +115,17 @@ err:
 	return n;
 }
 
-ssize_t avc_read_rel(const char *rel, char **out)
+ssize_t tst_read_rel(const char *rel, char **out)
 {
-	return avc_read_all(avc_path(rel), out);
+	return tst_read_all(tst_path(rel), out);
 }
 
-ssize_t avc_read_once(const char *rel, char *buf, size_t size)
+ssize_t tst_read_once(const char *rel, char *buf, size_t size)
 {
 	ssize_t n;
 	int fd;
 
-	fd = open(avc_path(rel), O_RDONLY | O_CLOEXEC);
+	fd = open(tst_path(rel), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = pread(fd, buf, size - 1, 0);
@@ -137,12 +137,12 @@ ssize_t avc_read_once(const char *rel, char *buf, size_t size)
 	return n;
 }
 
-int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off)
+int tst_write_rel(const char *rel, const void *buf, size_t len, off_t off)
 {
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = open(avc_path(rel), O_WRONLY | O_CLOEXEC);
+	fd = open(tst_path(rel), O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (off >= 0)
@@ -159,7 +159,7 @@ int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off)
 	return ret;
 }
 
-int avc_load_chunks(const char *text, size_t len, const size_t *chunks,
+int tst_load_chunks(const char *text, size_t len, const size_t *chunks,
 		    size_t nchunks, int *at)
 {
 	size_t done = 0, i = 0, n;
@@ -167,7 +167,7 @@ int avc_load_chunks(const char *text, size_t len, const size_t *chunks,
 	int fd, ret = 0;
 
 	*at = -1;
-	fd = open(avc_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
+	fd = open(tst_path(AVC_RCU_FILE_LOAD), O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (done < len) {
@@ -190,30 +190,30 @@ int avc_load_chunks(const char *text, size_t len, const size_t *chunks,
 	return ret;
 }
 
-int avc_read_hash_stats(struct avc_hash_stats_file *hs)
+int tst_read_hash_stats(struct tst_hash_stats_file *hs)
 {
 	char *text;
 	ssize_t len;
 	int ret;
 
-	len = avc_read_rel(AVC_RCU_FILE_HASH_STATS, &text);
+	len = tst_read_rel(AVC_RCU_FILE_HASH_STATS, &text);
 	if (len < 0)
 		return (int)len;
-	ret = avc_parse_hash_stats(text, (size_t)len, hs);
+	ret = tst_parse_hash_stats(text, (size_t)len, hs);
 	free(text);
 	return ret;
 }
 
-int avc_read_cache_stats(struct avc_cache_stats_sum *cs)
+int tst_read_cache_stats(struct tst_cache_stats_sum *cs)
 {
 	char *text;
 	ssize_t len;
 	int ret;
 
-	len = avc_read_rel(AVC_RCU_FILE_CACHE_STATS, &text);
+	len = tst_read_rel(AVC_RCU_FILE_CACHE_STATS, &text);
 	if (len < 0)
 		return (int)len;
-	ret = avc_parse_cache_stats(text, (size_t)len, cs);
+	ret = tst_parse_cache_stats(text, (size_t)len, cs);
 	free(text);
 	return ret;
 }
@@ -224,62 +224,62 @@ static int read_u32_file(const char *path, __u32 *val)
 	ssize_t len;
 	int ret;
 
-	len = avc_read_all(path, &text);
+	len = tst_read_all(path, &text);
 	if (len < 0)
 		return (int)len;
-	ret = avc_parse_u32_line(text, (size_t)len, val);
+	ret = tst_parse_u32_line(text, (size_t)len, val);
 	free(text);
 	return ret;
 }
 
-int avc_read_seqno(__u32 *seqno)
+int tst_read_seqno(__u32 *seqno)
 {
-	return read_u32_file(avc_path(AVC_RCU_FILE_SEQNO), seqno);
+	return read_u32_file(tst_path(AVC_RCU_FILE_SEQNO), seqno);
 }
 
-int avc_read_threshold(__u32 *val)
+int tst_read_threshold(__u32 *val)
 {
-	return read_u32_file(avc_path(AVC_RCU_FILE_THRESHOLD), val);
+	return read_u32_file(tst_path(AVC_RCU_FILE_THRESHOLD), val);
 }
 
-int avc_write_threshold(__u32 val)
+int tst_write_threshold(__u32 val)
 {
 	char buf[16];
 	int n = snprintf(buf, sizeof(buf), "%u\n", val);
 
-	return avc_write_rel(AVC_RCU_FILE_THRESHOLD, buf, (size_t)n, -1);
+	return tst_write_rel(AVC_RCU_FILE_THRESHOLD, buf, (size_t)n, -1);
 }
 
-int avc_possible_cpus(unsigned int *count)
+int tst_possible_cpus(unsigned int *count)
 {
 	char *text;
 	ssize_t len;
 	int ret;
 
-	len = avc_read_all("/sys/devices/system/cpu/possible", &text);
+	len = tst_read_all("/sys/devices/system/cpu/possible", &text);
 	if (len < 0)
 		return (int)len;
-	ret = avc_parse_cpu_list(text, (size_t)len, count);
+	ret = tst_parse_cpu_list(text, (size_t)len, count);
 	free(text);
 	return ret;
 }
 
-static __thread char avc_last_reply[128];
+static __thread char tst_last_reply[128];
 
-const char *avc_last_reply_text(void)
+const char *tst_last_reply_text(void)
 {
-	return avc_last_reply;
+	return tst_last_reply;
 }
 
-int avc_access_raw(const void *req, size_t len, struct avc_reply *r)
+int tst_access_raw(const void *req, size_t len, struct tst_reply *r)
 {
 	char buf[128];
 	size_t got = 0;
 	ssize_t n;
 	int fd, ret = 0;
 
-	avc_last_reply[0] = '\0';
-	fd = open(avc_path(AVC_RCU_FILE_ACCESS), O_RDWR | O_CLOEXEC);
+	tst_last_reply[0] = '\0';
+	fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = write(fd, req, len);
@@ -304,28 +304,28 @@ int avc_access_raw(const void *req, size_t len, struct avc_reply *r)
 		got += (size_t)n;
 	}
 	buf[got] = '\0';
-	memcpy(avc_last_reply, buf, got + 1);
-	if (avc_parse_reply(buf, got, r))
+	memcpy(tst_last_reply, buf, got + 1);
+	if (tst_parse_reply(buf, got, r))
 		ret = -EBADMSG;
 out:
 	close(fd);
 	return ret;
 }
 
-int avc_access(__u32 ssid, __u32 tsid, __u32 tclass,
-	       __u32 requested, struct avc_reply *r)
+int tst_access(__u32 ssid, __u32 tsid, __u32 tclass,
+	       __u32 requested, struct tst_reply *r)
 {
 	char req[64];
 	int n;
 
 	n = snprintf(req, sizeof(req), "%u %u %u %u", ssid, tsid, tclass,
 		     requested);
-	return avc_access_raw(req, (size_t)n, r);
+	return tst_access_raw(req, (size_t)n, r);
 }
 
-int avc_load_policy(const char *text, size_t len)
+int tst_load_policy(const char *text, size_t len)
 {
-	return avc_write_rel(AVC_RCU_FILE_LOAD, text, len, -1);
+	return tst_write_rel(AVC_RCU_FILE_LOAD, text, len, -1);
 }
 
 static void sleep_ms(unsigned int ms)
@@ -338,29 +338,29 @@ static void sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
-int avc_wait_quiescent(int timeout_ms, struct avc_hash_stats_file *hs,
-		       struct avc_cache_stats_sum *cs)
+int tst_wait_quiescent(int timeout_ms, struct tst_hash_stats_file *hs,
+		       struct tst_cache_stats_sum *cs)
 {
-	__u64 deadline = avc_now_ms() + (__u64)timeout_ms;
+	__u64 deadline = tst_now_ms() + (__u64)timeout_ms;
 	long last = -1;
 	int ret;
 
 	for (;;) {
-		ret = avc_read_hash_stats(hs);
+		ret = tst_read_hash_stats(hs);
 		if (ret)
 			return ret;
-		ret = avc_read_cache_stats(cs);
+		ret = tst_read_cache_stats(cs);
 		if (ret)
 			return ret;
-		if ((long)(__u32)(cs->sum[AVC_ALLOCATIONS] -
-				     cs->sum[AVC_FREES]) == hs->entries) {
+		if ((long)(__u32)(cs->sum[TST_ALLOCATIONS] -
+				     cs->sum[TST_FREES]) == hs->entries) {
 			if (last == hs->entries)
 				return 0;
 			last = hs->entries;
 		} else {
 			last = -1;
 		}
-		if (avc_now_ms() > deadline)
+		if (tst_now_ms() > deadline)
 			return -ETIMEDOUT;
 		sleep_ms(10);
 	}
@@ -389,17 +389,17 @@ static int cap_effective(unsigned int cap, int on)
 	return 0;
 }
 
-int avc_drop_effective_cap(unsigned int cap)
+int tst_drop_effective_cap(unsigned int cap)
 {
 	return cap_effective(cap, 0);
 }
 
-int avc_raise_effective_cap(unsigned int cap)
+int tst_raise_effective_cap(unsigned int cap)
 {
 	return cap_effective(cap, 1);
 }
 
-int avc_kmsg_open(void)
+int tst_kmsg_open(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
@@ -412,7 +412,7 @@ int avc_kmsg_open(void)
 	return fd;
 }
 
-int avc_kmsg_grep(int fd, const char *needle, char *found, size_t size)
+int tst_kmsg_grep(int fd, const char *needle, char *found, size_t size)
 {
 	char rec[8192];
 	int ret = 0;
@@ -440,9 +440,9 @@ int avc_kmsg_grep(int fd, const char *needle, char *found, size_t size)
 	}
 }
 
-#define AVC_CGROUP_ROOT	"/sys/fs/cgroup"
+#define TST_CGROUP_ROOT	"/sys/fs/cgroup"
 
-int avc_read_line(const char *path, char *buf, size_t size)
+int tst_read_line(const char *path, char *buf, size_t size)
 {
 	ssize_t n;
 	int fd;
@@ -459,7 +459,7 @@ int avc_read_line(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-int avc_write_str(const char *path, const char *s)
+int tst_write_str(const char *path, const char *s)
 {
 	size_t len = strlen(s);
 	ssize_t n;
@@ -485,7 +485,7 @@ static int memcg_mounted(void)
 	ssize_t len;
 	int ret = 0;
 
-	len = avc_read_all("/proc/self/mounts", &text);
+	len = tst_read_all("/proc/self/mounts", &text);
 	if (len < 0)
 		return (int)len;
 	for (line = strtok_r(text, "\n", &save); line;
@@ -496,14 +496,14 @@ static int memcg_mounted(void)
 			continue;
 		dir = strtok_r(NULL, " ", &f_save);
 		type = dir ? strtok_r(NULL, " ", &f_save) : NULL;
-		if (type && !strcmp(dir, AVC_CGROUP_ROOT))
+		if (type && !strcmp(dir, TST_CGROUP_ROOT))
 			ret = strcmp(type, "cgroup2") ? -EOPNOTSUPP : 1;
 	}
 	free(text);
 	return ret;
 }
 
-int avc_memcg_create(const char *name, long long max, char *path,
+int tst_memcg_create(const char *name, long long max, char *path,
 		     size_t size)
 {
 	char buf[4096], *w, *save = NULL;
@@ -513,13 +513,13 @@ int avc_memcg_create(const char *name, long long max, char *path,
 	if (ret < 0)
 		return ret;
 	if (!ret) {
-		mkdir(AVC_CGROUP_ROOT, 0755);
+		mkdir(TST_CGROUP_ROOT, 0755);
 		/* No cgroups in the kernel: no such filesystem, no directory. */
-		if (mount("cgroup2", AVC_CGROUP_ROOT, "cgroup2", 0, NULL))
+		if (mount("cgroup2", TST_CGROUP_ROOT, "cgroup2", 0, NULL))
 			return errno == ENODEV || errno == ENOENT ?
 			       -EOPNOTSUPP : -errno;
 	}
-	ret = avc_read_line(AVC_CGROUP_ROOT "/cgroup.controllers", buf,
+	ret = tst_read_line(TST_CGROUP_ROOT "/cgroup.controllers", buf,
 			    sizeof(buf));
 	if (ret)
 		return ret;
@@ -527,11 +527,11 @@ int avc_memcg_create(const char *name, long long max, char *path,
 		found |= !strcmp(w, "memory");
 	if (!found)
 		return -EOPNOTSUPP;
-	ret = avc_write_str(AVC_CGROUP_ROOT "/cgroup.subtree_control",
+	ret = tst_write_str(TST_CGROUP_ROOT "/cgroup.subtree_control",
 			    "+memory");
 	if (ret)
 		return ret;
-	snprintf(path, size, "%s/%s", AVC_CGROUP_ROOT, name);
+	snprintf(path, size, "%s/%s", TST_CGROUP_ROOT, name);
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
 	if (max > 0) {
@@ -539,20 +539,20 @@ int avc_memcg_create(const char *name, long long max, char *path,
 
 		snprintf(file, sizeof(file), "%s/memory.max", path);
 		snprintf(val, sizeof(val), "%lld", max);
-		ret = avc_write_str(file, val);
+		ret = tst_write_str(file, val);
 	}
 	return ret;
 }
 
-int avc_memcg_enter(const char *path)
+int tst_memcg_enter(const char *path)
 {
 	char file[PATH_MAX];
 
 	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
-	return avc_write_str(file, "0");
+	return tst_write_str(file, "0");
 }
 
-long long avc_memcg_read(const char *path, const char *file, const char *key)
+long long tst_memcg_read(const char *path, const char *file, const char *key)
 {
 	char name[PATH_MAX], *text, *line, *save = NULL;
 	long long v = -ENOENT;
@@ -560,7 +560,7 @@ long long avc_memcg_read(const char *path, const char *file, const char *key)
 	ssize_t len;
 
 	snprintf(name, sizeof(name), "%s/%s", path, file);
-	len = avc_read_all(name, &text);
+	len = tst_read_all(name, &text);
 	if (len < 0)
 		return len;
 	for (line = strtok_r(text, "\n", &save); line;
@@ -578,19 +578,19 @@ long long avc_memcg_read(const char *path, const char *file, const char *key)
 	return v;
 }
 
-int avc_memcg_remove(const char *path)
+int tst_memcg_remove(const char *path)
 {
 	return rmdir(path) ? -errno : 0;
 }
 
-long long avc_vmalloc_bytes(const char *module)
+long long tst_vmalloc_bytes(const char *module)
 {
 	char *text, *line, *save = NULL, tag[64];
 	long long sum = 0;
 	ssize_t len;
 
 	snprintf(tag, sizeof(tag), "[%s]", module);
-	len = avc_read_all("/proc/vmallocinfo", &text);
+	len = tst_read_all("/proc/vmallocinfo", &text);
 	if (len < 0)
 		return len;
 	/* "0xstart-0xend   size caller+off/len [module] pages=N vmalloc" */
@@ -605,7 +605,7 @@ long long avc_vmalloc_bytes(const char *module)
 	return sum;
 }
 
-__u64 avc_now_ms(void)
+__u64 tst_now_ms(void)
 {
 	struct timespec ts;
 
@@ -613,7 +613,7 @@ __u64 avc_now_ms(void)
 	return (__u64)ts.tv_sec * 1000 + (__u64)ts.tv_nsec / 1000000;
 }
 
-void avc_diag(const char *fmt, ...)
+void tst_diag(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -626,7 +626,7 @@ void avc_diag(const char *fmt, ...)
 	fflush(stdout);
 }
 
-long avc_env_long(const char *name, long def)
+long tst_env_long(const char *name, long def)
 {
 	const char *s = getenv(name);
 	char *end;
@@ -641,21 +641,21 @@ long avc_env_long(const char *name, long def)
 	return v;
 }
 
-__u64 avc_seed(void)
+__u64 tst_seed(void)
 {
 	const char *s = getenv("AVC_SEED");
 
 	if (s && *s)
 		return strtoull(s, NULL, 0);
-	return avc_now_ms() * 0x9e3779b97f4a7c15ULL ^ (__u64)getpid();
+	return tst_now_ms() * 0x9e3779b97f4a7c15ULL ^ (__u64)getpid();
 }
 
-__u64 avc_rand(__u64 *state)
+__u64 tst_rand(__u64 *state)
 {
-	return avc_splitmix64(state);
+	return tst_splitmix64(state);
 }
 
-void avc_buf_printf(struct avc_buf *b, const char *fmt, ...)
+void tst_buf_printf(struct tst_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -681,7 +681,7 @@ void avc_buf_printf(struct avc_buf *b, const char *fmt, ...)
 	}
 }
 
-void avc_buf_free(struct avc_buf *b)
+void tst_buf_free(struct tst_buf *b)
 {
 	free(b->data);
 	memset(b, 0, sizeof(*b));

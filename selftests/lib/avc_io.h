@@ -26,63 +26,63 @@
 #endif
 
 /* The mount point: $AVC_RCU_MNT, else AVC_RCU_MOUNT_POINT. */
-const char *avc_mnt(void);
+const char *tst_mnt(void);
 /* Absolute path of a file below the mount point (per-thread buffer). */
-const char *avc_path(const char *rel);
+const char *tst_path(const char *rel);
 /*
- * 0 if an avcrcufs is mounted at avc_mnt(), else -errno (-ENODEV).
+ * 0 if an avcrcufs is mounted at tst_mnt(), else -errno (-ENODEV).
  * $AVC_RCU_FSTYPE overrides the type expected in /proc/self/mounts (for
  * a stand-in filesystem when developing the tests).
  */
-int avc_check_mounted(void);
-/* Text for a test log explaining why avc_check_mounted() failed. */
-const char *avc_mount_error(int err);
+int tst_check_mounted(void);
+/* Text for a test log explaining why tst_check_mounted() failed. */
+const char *tst_mount_error(int err);
 
 /*
  * Read a whole file into a malloc'ed, NUL terminated buffer.  Returns the
  * length or -errno; *out is set only on success.
  */
-ssize_t avc_read_all(const char *path, char **out);
+ssize_t tst_read_all(const char *path, char **out);
 /* Same for a file below the mount point. */
-ssize_t avc_read_rel(const char *rel, char **out);
+ssize_t tst_read_rel(const char *rel, char **out);
 /*
  * One pread(2) at offset 0 of a file below the mount point, NUL
  * terminated: its length or -errno.  What one read of a reader such as
  * cat sees, with no second read that could meet a re-rendered text.
  */
-ssize_t avc_read_once(const char *rel, char *buf, size_t size);
+ssize_t tst_read_once(const char *rel, char *buf, size_t size);
 /*
  * One write(2) (pwrite(2) if off >= 0) of len bytes to a file below the
  * mount point, then close(2).  Returns 0 if all was written and the close
  * succeeded, -errno of the first that failed, -EIO on a short write.
  */
-int avc_write_rel(const char *rel, const void *buf, size_t len, off_t off);
+int tst_write_rel(const char *rel, const void *buf, size_t len, off_t off);
 
-int avc_read_hash_stats(struct avc_hash_stats_file *hs);
-int avc_read_cache_stats(struct avc_cache_stats_sum *cs);
-int avc_read_seqno(__u32 *seqno);
-int avc_read_threshold(__u32 *val);
+int tst_read_hash_stats(struct tst_hash_stats_file *hs);
+int tst_read_cache_stats(struct tst_cache_stats_sum *cs);
+int tst_read_seqno(__u32 *seqno);
+int tst_read_threshold(__u32 *val);
 /* Writes the decimal value with a trailing newline. */
-int avc_write_threshold(__u32 val);
+int tst_write_threshold(__u32 val);
 /* Number of possible CPUs, or -errno. */
-int avc_possible_cpus(unsigned int *count);
+int tst_possible_cpus(unsigned int *count);
 
 /*
  * An access query: opens the access file, writes the request text, reads
  * the reply on the same fd, closes.  0 or -errno (of the failing call);
  * -EBADMSG if the reply does not parse.
  */
-int avc_access(__u32 ssid, __u32 tsid, __u32 tclass,
-	       __u32 requested, struct avc_reply *r);
-int avc_access_raw(const void *req, size_t len, struct avc_reply *r);
+int tst_access(__u32 ssid, __u32 tsid, __u32 tclass,
+	       __u32 requested, struct tst_reply *r);
+int tst_access_raw(const void *req, size_t len, struct tst_reply *r);
 /* The raw text of this thread's last access reply. */
-const char *avc_last_reply_text(void);
+const char *tst_last_reply_text(void);
 
 /*
  * One write(2) of the whole policy text to load, then close(2), which
  * loads it: 0 or -errno of the write, else of the close.
  */
-int avc_load_policy(const char *text, size_t len);
+int tst_load_policy(const char *text, size_t len);
 /*
  * The policy text written to load by several write(2) calls on one open
  * file, the i-th of chunks[i % nchunks] bytes (the rest if less; one write
@@ -90,7 +90,7 @@ int avc_load_policy(const char *text, size_t len);
  * failed; *at is then the number of the write (from 1), 0 for the close,
  * -1 for the open.
  */
-int avc_load_chunks(const char *text, size_t len, const size_t *chunks,
+int tst_load_chunks(const char *text, size_t len, const size_t *chunks,
 		    size_t nchunks, int *at);
 
 /*
@@ -98,75 +98,75 @@ int avc_load_chunks(const char *text, size_t len, const size_t *chunks,
  * or timeout_ms passes.  0 with the last stats, -ETIMEDOUT (stats still
  * filled in), or -errno.
  */
-int avc_wait_quiescent(int timeout_ms, struct avc_hash_stats_file *hs,
-		       struct avc_cache_stats_sum *cs);
+int tst_wait_quiescent(int timeout_ms, struct tst_hash_stats_file *hs,
+		       struct tst_cache_stats_sum *cs);
 
 /* Clear a capability from the effective set (raw capget/capset). */
-int avc_drop_effective_cap(unsigned int cap);
+int tst_drop_effective_cap(unsigned int cap);
 /* Put it back (it must still be in the permitted set). */
-int avc_raise_effective_cap(unsigned int cap);
+int tst_raise_effective_cap(unsigned int cap);
 
 /*
- * The kernel log: avc_kmsg_open() opens /dev/kmsg positioned after the
- * last record (-errno if it cannot); avc_kmsg_grep() reads the records
+ * The kernel log: tst_kmsg_open() opens /dev/kmsg positioned after the
+ * last record (-errno if it cannot); tst_kmsg_grep() reads the records
  * logged since and returns 1 if one contains @needle (copied to @found),
  * 0 if none, -errno on error.
  */
-int avc_kmsg_open(void);
-int avc_kmsg_grep(int fd, const char *needle, char *found, size_t size);
+int tst_kmsg_open(void);
+int tst_kmsg_grep(int fd, const char *needle, char *found, size_t size);
 
 /*
- * Memory cgroups (v2), for the tests of memory limits.  avc_memcg_create()
+ * Memory cgroups (v2), for the tests of memory limits.  tst_memcg_create()
  * mounts cgroup2 at /sys/fs/cgroup if nothing is mounted there, enables
  * the memory controller for the root's children, makes the child @name
  * with memory.max @max bytes (0: no limit) and stores its path in @path:
  * 0, -EOPNOTSUPP without cgroup2 or its memory controller, or -errno.
- * avc_memcg_enter() moves the calling process into it; avc_memcg_read()
+ * tst_memcg_enter() moves the calling process into it; tst_memcg_read()
  * reads a one-number file of it (memory.current, memory.peak) or, with
  * @key, the value of @key in a flat-keyed one (memory.events): the value
- * or -errno; avc_memcg_remove() removes it (it must hold no process).
+ * or -errno; tst_memcg_remove() removes it (it must hold no process).
  */
-int avc_memcg_create(const char *name, long long max, char *path,
+int tst_memcg_create(const char *name, long long max, char *path,
 		     size_t size);
-int avc_memcg_enter(const char *path);
-long long avc_memcg_read(const char *path, const char *file, const char *key);
-int avc_memcg_remove(const char *path);
+int tst_memcg_enter(const char *path);
+long long tst_memcg_read(const char *path, const char *file, const char *key);
+int tst_memcg_remove(const char *path);
 
 /*
  * Bytes of vmalloc'ed memory that /proc/vmallocinfo attributes to a caller
  * in module @module (the "[module]" after the caller), or -errno.
  */
-long long avc_vmalloc_bytes(const char *module);
+long long tst_vmalloc_bytes(const char *module);
 
 /* The first line of a file, without its newline: 0 or -errno. */
-int avc_read_line(const char *path, char *buf, size_t size);
+int tst_read_line(const char *path, char *buf, size_t size);
 /* Write @s to a file (a sysctl, a debugfs knob) in one write: 0 or -errno. */
-int avc_write_str(const char *path, const char *s);
+int tst_write_str(const char *path, const char *s);
 
 /* Milliseconds on CLOCK_MONOTONIC. */
-__u64 avc_now_ms(void);
+__u64 tst_now_ms(void);
 /* A TAP diagnostic on stdout ("# ..."), flushed at once. */
-__printf(1, 2) void avc_diag(const char *fmt, ...);
+__printf(1, 2) void tst_diag(const char *fmt, ...);
 /* $name as a positive integer, else def. */
-long avc_env_long(const char *name, long def);
+long tst_env_long(const char *name, long def);
 /* Seed for the PRNGs: $AVC_SEED, else derived from the clock. */
-__u64 avc_seed(void);
+__u64 tst_seed(void);
 
 /* splitmix64, a small PRNG with a 64-bit state. */
-__u64 avc_rand(__u64 *state);
+__u64 tst_rand(__u64 *state);
 /*
- * avc_rand_range(), a number in [lo, hi] from the same PRNG, and avc_mix(),
+ * tst_rand_range(), a number in [lo, hi] from the same PRNG, and tst_mix(),
  * a well-mixed function for oracles: avc_oracle.h.
  */
 
 /* A growable text buffer. */
-struct avc_buf {
+struct tst_buf {
 	char *data;
 	size_t len;
 	size_t cap;
 };
 
-__printf(2, 3) void avc_buf_printf(struct avc_buf *b, const char *fmt, ...);
-void avc_buf_free(struct avc_buf *b);
+__printf(2, 3) void tst_buf_printf(struct tst_buf *b, const char *fmt, ...);
+void tst_buf_free(struct tst_buf *b);
 
 #endif /* AVC_IO_H */

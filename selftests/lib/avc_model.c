@@ -9,7 +9,7 @@
 
 #include "avc_model.h"
 
-void avc_policy_add(struct avc_policy *p, enum avc_model_rule_kind kind,
+void tst_policy_add(struct tst_policy *p, enum tst_model_rule_kind kind,
 		    __u32 ssid, __u32 tsid, __u32 tclass,
 		    __u32 perms)
 {
@@ -19,38 +19,38 @@ void avc_policy_add(struct avc_policy *p, enum avc_model_rule_kind kind,
 		if (!p->rules)
 			abort();
 	}
-	p->rules[p->nr++] = (struct avc_model_rule){
+	p->rules[p->nr++] = (struct tst_model_rule){
 		.kind = kind, .ssid = ssid, .tsid = tsid,
 		.tclass = tclass, .perms = perms,
 	};
 }
 
-void avc_policy_free(struct avc_policy *p)
+void tst_policy_free(struct tst_policy *p)
 {
 	free(p->rules);
 	memset(p, 0, sizeof(*p));
 }
 
-void avc_policy_decide(const struct avc_policy *p, __u32 ssid,
-		       __u32 tsid, __u32 tclass, struct avc_decision *d)
+void tst_policy_decide(const struct tst_policy *p, __u32 ssid,
+		       __u32 tsid, __u32 tclass, struct tst_decision *d)
 {
 	__u32 dontaudit = 0;
 	size_t i;
 
 	memset(d, 0, sizeof(*d));
 	for (i = 0; i < p->nr; i++) {
-		const struct avc_model_rule *r = &p->rules[i];
+		const struct tst_model_rule *r = &p->rules[i];
 
-		if (r->kind == AVC_MODEL_PERMISSIVE) {
+		if (r->kind == TST_MODEL_PERMISSIVE) {
 			if (r->ssid == ssid)
 				d->flags |= AVC_RCU_DECISION_PERMISSIVE;
 			continue;
 		}
 		if (r->ssid != ssid || r->tsid != tsid || r->tclass != tclass)
 			continue;
-		if (r->kind == AVC_MODEL_ALLOW)
+		if (r->kind == TST_MODEL_ALLOW)
 			d->allowed |= r->perms;
-		else if (r->kind == AVC_MODEL_AUDITALLOW)
+		else if (r->kind == TST_MODEL_AUDITALLOW)
 			d->auditallow |= r->perms;
 		else
 			dontaudit |= r->perms;
@@ -58,59 +58,59 @@ void avc_policy_decide(const struct avc_policy *p, __u32 ssid,
 	d->auditdeny = ~dontaudit;
 }
 
-static const char * const avc_keywords[] = {
-	[AVC_MODEL_ALLOW] = "allow",
-	[AVC_MODEL_AUDITALLOW] = "auditallow",
-	[AVC_MODEL_DONTAUDIT] = "dontaudit",
-	[AVC_MODEL_PERMISSIVE] = "permissive",
+static const char * const tst_keywords[] = {
+	[TST_MODEL_ALLOW] = "allow",
+	[TST_MODEL_AUDITALLOW] = "auditallow",
+	[TST_MODEL_DONTAUDIT] = "dontaudit",
+	[TST_MODEL_PERMISSIVE] = "permissive",
 };
 
 /* One number, in decimal or hex with either case of digits. */
-static void render_num(struct avc_buf *out, __u64 *rng, __u32 v)
+static void render_num(struct tst_buf *out, __u64 *rng, __u32 v)
 {
-	switch (rng ? avc_rand(rng) % 4 : 0) {
+	switch (rng ? tst_rand(rng) % 4 : 0) {
 	case 0:
 	case 1:
-		avc_buf_printf(out, "%u", v);
+		tst_buf_printf(out, "%u", v);
 		break;
 	case 2:
-		avc_buf_printf(out, "0x%x", v);
+		tst_buf_printf(out, "0x%x", v);
 		break;
 	default:
-		avc_buf_printf(out, "0x%X", v);
+		tst_buf_printf(out, "0x%X", v);
 		break;
 	}
 }
 
-static void render_sep(struct avc_buf *out, __u64 *rng)
+static void render_sep(struct tst_buf *out, __u64 *rng)
 {
 	static const char * const seps[] = { " ", " ", "\t", "  ", " \t" };
 
-	avc_buf_printf(out, "%s",
-		       rng ? seps[avc_rand(rng) % ARRAY_LEN(seps)] : " ");
+	tst_buf_printf(out, "%s",
+		       rng ? seps[tst_rand(rng) % ARRAY_LEN(seps)] : " ");
 }
 
-void avc_policy_render(const struct avc_policy *p, __u64 *rng,
-		       struct avc_buf *out)
+void tst_policy_render(const struct tst_policy *p, __u64 *rng,
+		       struct tst_buf *out)
 {
 	size_t i;
 
 	for (i = 0; i < p->nr; i++) {
-		const struct avc_model_rule *r = &p->rules[i];
-		__u64 dice = rng ? avc_rand(rng) % 16 : 15;
+		const struct tst_model_rule *r = &p->rules[i];
+		__u64 dice = rng ? tst_rand(rng) % 16 : 15;
 
 		if (dice == 0)
-			avc_buf_printf(out, "\n");
+			tst_buf_printf(out, "\n");
 		else if (dice == 1)
-			avc_buf_printf(out, "# rule %zu follows\n", i);
+			tst_buf_printf(out, "# rule %zu follows\n", i);
 		else if (dice == 2)
 			/* A commented-out rule must have no effect. */
-			avc_buf_printf(out, "#allow %u %u %u 0xffffffff\n",
+			tst_buf_printf(out, "#allow %u %u %u 0xffffffff\n",
 				       r->ssid, r->tsid, r->tclass);
-		avc_buf_printf(out, "%s", avc_keywords[r->kind]);
+		tst_buf_printf(out, "%s", tst_keywords[r->kind]);
 		render_sep(out, rng);
 		render_num(out, rng, r->ssid);
-		if (r->kind != AVC_MODEL_PERMISSIVE) {
+		if (r->kind != TST_MODEL_PERMISSIVE) {
 			render_sep(out, rng);
 			render_num(out, rng, r->tsid);
 			render_sep(out, rng);
@@ -119,10 +119,10 @@ void avc_policy_render(const struct avc_policy *p, __u64 *rng,
 			render_num(out, rng, r->perms);
 		}
 		if (dice == 3)
-			avc_buf_printf(out, " # trailing comment allow 1 2 3");
+			tst_buf_printf(out, " # trailing comment allow 1 2 3");
 		else if (dice == 4)
-			avc_buf_printf(out, "\t#");
-		avc_buf_printf(out, "\n");
+			tst_buf_printf(out, "\t#");
+		tst_buf_printf(out, "\n");
 	}
 }
 
@@ -131,44 +131,44 @@ void avc_policy_render(const struct avc_policy *p, __u64 *rng,
  * perms are split into two rules that OR to them.
  */
 static void oracle_key_text(__u32 q, __u32 s, __u32 t, __u32 c,
-			    struct avc_buf *out)
+			    struct tst_buf *out)
 {
-	__u32 h = avc_mix(s, t, c, q), a, m;
+	__u32 h = tst_mix(s, t, c, q), a, m;
 
 	if (h & 3) {
-		a = avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_ALLOW);
-		m = avc_mix(s, t, c, AVC_ORACLE_SALT_SPLIT);
-		avc_buf_printf(out, "allow %u %u %u 0x%x\nallow %u %u %u %u\n",
+		a = tst_mix(s, t, c, q ^ TST_ORACLE_SALT_ALLOW);
+		m = tst_mix(s, t, c, TST_ORACLE_SALT_SPLIT);
+		tst_buf_printf(out, "allow %u %u %u 0x%x\nallow %u %u %u %u\n",
 			       s, t, c, a & m, s, t, c, a & ~m);
 	}
 	if (!(h & 0x30))
-		avc_buf_printf(out, "auditallow %u %u %u 0x%x\n", s, t, c,
-			       avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_AUDITALLOW));
+		tst_buf_printf(out, "auditallow %u %u %u 0x%x\n", s, t, c,
+			       tst_mix(s, t, c, q ^ TST_ORACLE_SALT_AUDITALLOW));
 	if (!(h & 0xc0))
-		avc_buf_printf(out, "dontaudit %u %u %u 0x%x\n", s, t, c,
-			       avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_DONTAUDIT));
+		tst_buf_printf(out, "dontaudit %u %u %u 0x%x\n", s, t, c,
+			       tst_mix(s, t, c, q ^ TST_ORACLE_SALT_DONTAUDIT));
 }
 
-void avc_oracle_policy_text(const struct avc_oracle *o, __u32 q,
-			    struct avc_buf *out)
+void tst_oracle_policy_text(const struct tst_oracle *o, __u32 q,
+			    struct tst_buf *out)
 {
 	__u32 s, t, c;
 
 	out->len = 0;
-	avc_buf_printf(out, "# policy for seqno %u\n", q);
+	tst_buf_printf(out, "# policy for seqno %u\n", q);
 	if (q == 0)
 		return;
 	for (s = 1; s <= o->ns; s++) {
-		if (avc_mix(s, 0, 0, q) % 4 == 0)
-			avc_buf_printf(out, "permissive %u\n", s);
+		if (tst_mix(s, 0, 0, q) % 4 == 0)
+			tst_buf_printf(out, "permissive %u\n", s);
 		for (t = 1; t <= o->nt; t++)
 			for (c = 1; c <= o->nc; c++)
-				if (avc_mix(s, t, c, 0) % o->rule_mod == 0)
+				if (tst_mix(s, t, c, 0) % o->rule_mod == 0)
 					oracle_key_text(q, s, t, c, out);
 	}
 }
 
-int avc_reply_matches(const struct avc_reply *r, const struct avc_decision *d,
+int tst_reply_matches(const struct tst_reply *r, const struct tst_decision *d,
 		      __u32 seqno)
 {
 	return !(r->allowed == d->allowed && r->decided == 0xffffffffU &&
@@ -185,7 +185,7 @@ static char *str_slot(void)
 	return bufs[next++ % 4];
 }
 
-const char *avc_reply_str(const struct avc_reply *r)
+const char *tst_reply_str(const struct tst_reply *r)
 {
 	char *s = str_slot();
 
@@ -196,7 +196,7 @@ const char *avc_reply_str(const struct avc_reply *r)
 	return s;
 }
 
-const char *avc_decision_str(const struct avc_decision *d)
+const char *tst_decision_str(const struct tst_decision *d)
 {
 	char *s = str_slot();
 

@@ -4,13 +4,13 @@
  * seqno, as pure functions of the seqno.  A test that is the only one to
  * load policies loads policy(s + 1) over seqno s; then every decision the
  * module returns, whatever its age, can be checked against
- * avc_oracle_expected(key, decision's seqno).
+ * tst_oracle_expected(key, decision's seqno).
  *
  * Shared by userspace (avc_concurrency, avc_tool torture-load; the PRNG
  * helpers by every test) and by the in-kernel torture module
  * (torture/avc_rcu_torture.c): no libc, only fixed-size types, integer
  * arithmetic and no division by a variable other than the rule_mod the
- * caller chose and the span of avc_rand_range().
+ * caller chose and the span of tst_rand_range().
  *
  * Seqno 0 is the empty policy the module starts with (deny all: allowed 0,
  * auditallow 0, auditdeny all ones, flags 0), so a decision of seqno 0 is
@@ -20,15 +20,15 @@
  * The policy for seqno q >= 1, over the key space ssid 1..ns, tsid 1..nt,
  * tclass 1..nc (every other key has no rules):
  *
- * - source s is permissive if avc_mix(s, 0, 0, q) % 4 == 0;
- * - key (s, t, c) has rules only if avc_mix(s, t, c, 0) % rule_mod == 0,
- *   the same keys for every q; then, with h = avc_mix(s, t, c, q):
- *   allow     avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_ALLOW) if h & 3,
- *   auditallow avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_AUDITALLOW) if !(h & 0x30),
- *   dontaudit avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_DONTAUDIT) if !(h & 0xc0).
+ * - source s is permissive if tst_mix(s, 0, 0, q) % 4 == 0;
+ * - key (s, t, c) has rules only if tst_mix(s, t, c, 0) % rule_mod == 0,
+ *   the same keys for every q; then, with h = tst_mix(s, t, c, q):
+ *   allow     tst_mix(s, t, c, q ^ TST_ORACLE_SALT_ALLOW) if h & 3,
+ *   auditallow tst_mix(s, t, c, q ^ TST_ORACLE_SALT_AUDITALLOW) if !(h & 0x30),
+ *   dontaudit tst_mix(s, t, c, q ^ TST_ORACLE_SALT_DONTAUDIT) if !(h & 0xc0).
  *
- * avc_oracle_expected() computes the decisions; the policy text is written
- * separately, from the same description (avc_oracle_policy_text() in
+ * tst_oracle_expected() computes the decisions; the policy text is written
+ * separately, from the same description (tst_oracle_policy_text() in
  * avc_model.c), so that a mistake in either shows up as a wrong answer.
  */
 #ifndef AVC_ORACLE_H
@@ -41,14 +41,14 @@
 #include <linux/avc_rcu.h>
 #endif
 
-#define AVC_ORACLE_SALT_ALLOW		0xa11
-#define AVC_ORACLE_SALT_AUDITALLOW	0xa0d
-#define AVC_ORACLE_SALT_DONTAUDIT	0xd0a
+#define TST_ORACLE_SALT_ALLOW		0xa11
+#define TST_ORACLE_SALT_AUDITALLOW	0xa0d
+#define TST_ORACLE_SALT_DONTAUDIT	0xd0a
 /* Splits the allow perms of a key into two rules that OR to them. */
-#define AVC_ORACLE_SALT_SPLIT		7
+#define TST_ORACLE_SALT_SPLIT		7
 
 /* A family of policies: its key space and the density of its rules. */
-struct avc_oracle {
+struct tst_oracle {
 	__u32 ns;		/* ssid 1..ns */
 	__u32 nt;		/* tsid 1..nt */
 	__u32 nc;		/* tclass 1..nc */
@@ -60,12 +60,12 @@ struct avc_oracle {
  * 2048 keys, rules on about one in four, so that a load is quick and the
  * key space still overflows small cache thresholds.
  */
-#define AVC_ORACLE_TORTURE {						\
+#define TST_ORACLE_TORTURE {						\
 	.ns = 16, .nt = 16, .nc = 8, .rule_mod = 4,			\
 }
 
 /* A decision as the policy defines it (the seqno is the caller's). */
-struct avc_decision {
+struct tst_decision {
 	__u32 allowed;
 	__u32 auditallow;
 	__u32 auditdeny;
@@ -73,7 +73,7 @@ struct avc_decision {
 };
 
 /* One step of splitmix64: a small PRNG with a 64-bit state. */
-static inline __u64 avc_splitmix64(__u64 *state)
+static inline __u64 tst_splitmix64(__u64 *state)
 {
 	__u64 z = (*state += 0x9e3779b97f4a7c15ULL);
 
@@ -83,48 +83,48 @@ static inline __u64 avc_splitmix64(__u64 *state)
 }
 
 /*
- * A number in [lo, hi] (lo <= hi) from avc_splitmix64(), uniform but for
+ * A number in [lo, hi] (lo <= hi) from tst_splitmix64(), uniform but for
  * a bias below 2^-32.  The 64-bit modulo is one instruction on x86-64, the
  * only architecture the module is built for; a 32-bit kernel would need
  * div64_u64() here.
  */
-static inline __u32 avc_rand_range(__u64 *state, __u32 lo, __u32 hi)
+static inline __u32 tst_rand_range(__u64 *state, __u32 lo, __u32 hi)
 {
 	__u64 span = (__u64)hi - lo + 1;
 
-	return lo + (__u32)(avc_splitmix64(state) % span);
+	return lo + (__u32)(tst_splitmix64(state) % span);
 }
 
 /* A well-mixed 32-bit function of its arguments. */
-static inline __u32 avc_mix(__u32 a, __u32 b, __u32 c, __u32 d)
+static inline __u32 tst_mix(__u32 a, __u32 b, __u32 c, __u32 d)
 {
 	__u64 s = (__u64)a << 32 | b;
 
-	s ^= avc_splitmix64(&s);
+	s ^= tst_splitmix64(&s);
 	s += (__u64)c << 32 | d;
-	return (__u32)(avc_splitmix64(&s) >> 16);
+	return (__u32)(tst_splitmix64(&s) >> 16);
 }
 
 /* Whether key (s, t, c) has rules in the family (for every seqno). */
-static inline int avc_oracle_has_rules(const struct avc_oracle *o, __u32 s,
+static inline int tst_oracle_has_rules(const struct tst_oracle *o, __u32 s,
 				       __u32 t, __u32 c)
 {
 	if (s < 1 || s > o->ns || t < 1 || t > o->nt || c < 1 || c > o->nc)
 		return 0;
-	return avc_mix(s, t, c, 0) % o->rule_mod == 0;
+	return tst_mix(s, t, c, 0) % o->rule_mod == 0;
 }
 
 /* Whether source s is permissive in the policy for seqno q >= 1. */
-static inline int avc_oracle_permissive(const struct avc_oracle *o, __u32 s,
+static inline int tst_oracle_permissive(const struct tst_oracle *o, __u32 s,
 					__u32 q)
 {
-	return s >= 1 && s <= o->ns && avc_mix(s, 0, 0, q) % 4 == 0;
+	return s >= 1 && s <= o->ns && tst_mix(s, 0, 0, q) % 4 == 0;
 }
 
 /* The decision of the policy for seqno q on key (s, t, c). */
-static inline void avc_oracle_expected(const struct avc_oracle *o, __u32 s,
+static inline void tst_oracle_expected(const struct tst_oracle *o, __u32 s,
 				       __u32 t, __u32 c, __u32 q,
-				       struct avc_decision *d)
+				       struct tst_decision *d)
 {
 	__u32 h;
 
@@ -134,17 +134,17 @@ static inline void avc_oracle_expected(const struct avc_oracle *o, __u32 s,
 	d->flags = 0;
 	if (q == 0)
 		return;
-	if (avc_oracle_permissive(o, s, q))
+	if (tst_oracle_permissive(o, s, q))
 		d->flags = AVC_RCU_DECISION_PERMISSIVE;
-	if (!avc_oracle_has_rules(o, s, t, c))
+	if (!tst_oracle_has_rules(o, s, t, c))
 		return;
-	h = avc_mix(s, t, c, q);
+	h = tst_mix(s, t, c, q);
 	if (h & 3)
-		d->allowed = avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_ALLOW);
+		d->allowed = tst_mix(s, t, c, q ^ TST_ORACLE_SALT_ALLOW);
 	if (!(h & 0x30))
-		d->auditallow = avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_AUDITALLOW);
+		d->auditallow = tst_mix(s, t, c, q ^ TST_ORACLE_SALT_AUDITALLOW);
 	if (!(h & 0xc0))
-		d->auditdeny = ~avc_mix(s, t, c, q ^ AVC_ORACLE_SALT_DONTAUDIT);
+		d->auditdeny = ~tst_mix(s, t, c, q ^ TST_ORACLE_SALT_DONTAUDIT);
 }
 
 #endif /* AVC_ORACLE_H */

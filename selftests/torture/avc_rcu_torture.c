@@ -281,10 +281,10 @@ struct torture_report {
 	const char *what;
 	struct torture_answer a;
 	bool have_expected;
-	struct avc_decision expected;
+	struct tst_decision expected;
 };
 
-static const struct avc_oracle torture_oracle = AVC_ORACLE_TORTURE;
+static const struct tst_oracle torture_oracle = TST_ORACLE_TORTURE;
 static u32 torture_hot[TORTURE_HOT][3];
 static u32 torture_verify_from;
 static u32 torture_base_seqno;
@@ -338,34 +338,34 @@ static bool torture_before(u32 a, u32 b)
  */
 static void torture_key(u64 *rng, u32 *s, u32 *t, u16 *c)
 {
-	const struct avc_oracle *o = &torture_oracle;
-	u32 dice = (u32)avc_splitmix64(rng) % 16;
+	const struct tst_oracle *o = &torture_oracle;
+	u32 dice = (u32)tst_splitmix64(rng) % 16;
 	const u32 *k;
 
 	if (hot_keys) {
 		/* Another draw: dice is not uniform over 0..churn - 1. */
-		if (churn && !((u32)avc_splitmix64(rng) % churn))
+		if (churn && !((u32)tst_splitmix64(rng) % churn))
 			dice = 8;
 		else
 			dice = 0;
 	}
 	if (dice < 8) {
 		k = torture_hot[hot_keys ?
-				(u32)avc_splitmix64(rng) % hot_keys :
-				dice * 8 + (u32)(avc_splitmix64(rng) % 8)];
+				(u32)tst_splitmix64(rng) % hot_keys :
+				dice * 8 + (u32)(tst_splitmix64(rng) % 8)];
 		*s = k[0];
 		*t = k[1];
 		*c = (u16)k[2];
 	} else if (dice < 14) {
-		*s = avc_rand_range(rng, 1, o->ns);
-		*t = avc_rand_range(rng, 1, o->nt);
-		*c = (u16)avc_rand_range(rng, 1, o->nc);
+		*s = tst_rand_range(rng, 1, o->ns);
+		*t = tst_rand_range(rng, 1, o->nt);
+		*c = (u16)tst_rand_range(rng, 1, o->nc);
 	} else {
-		*s = avc_rand_range(rng, 0, o->ns + 2);
-		*t = dice == 14 ? (u32)avc_splitmix64(rng) :
-				  avc_rand_range(rng, 0, o->nt + 2);
-		*c = dice == 14 ? (u16)avc_splitmix64(rng) :
-				  (u16)avc_rand_range(rng, 0, o->nc + 2);
+		*s = tst_rand_range(rng, 0, o->ns + 2);
+		*t = dice == 14 ? (u32)tst_splitmix64(rng) :
+				  tst_rand_range(rng, 0, o->nt + 2);
+		*c = dice == 14 ? (u16)tst_splitmix64(rng) :
+				  (u16)tst_rand_range(rng, 0, o->nc + 2);
 	}
 }
 
@@ -375,8 +375,8 @@ static void torture_key(u64 *rng, u32 *s, u32 *t, u16 *c)
  */
 static u32 torture_requested(u64 *rng, u32 s, u32 t, u16 c, u32 s0)
 {
-	struct avc_decision d;
-	u32 r = (u32)avc_splitmix64(rng);
+	struct tst_decision d;
+	u32 r = (u32)tst_splitmix64(rng);
 
 	switch (r % 8) {
 	case 0:
@@ -385,16 +385,16 @@ static u32 torture_requested(u64 *rng, u32 s, u32 t, u16 c, u32 s0)
 		return ~0U;
 	case 2:
 	case 3:
-		return (u32)avc_splitmix64(rng);
+		return (u32)tst_splitmix64(rng);
 	default:
-		avc_oracle_expected(&torture_oracle, s, t, c, s0, &d);
-		return d.allowed & (u32)avc_splitmix64(rng);
+		tst_oracle_expected(&torture_oracle, s, t, c, s0, &d);
+		return d.allowed & (u32)tst_splitmix64(rng);
 	}
 }
 
 static noinline void torture_wrong(const struct torture_answer *a,
 				   const char *what,
-				   const struct avc_decision *expected)
+				   const struct tst_decision *expected)
 {
 	int n = atomic_inc_return(&torture_nwrong);
 	struct torture_report *r;
@@ -415,7 +415,7 @@ static void torture_check(struct torture_count *cnt,
 {
 	const struct avc_rcu_decision *d = &a->d;
 	u32 lo = a->compute ? a->s0 : a->s0 - 1;
-	struct avc_decision exp;
+	struct tst_decision exp;
 	int want;
 
 	if (torture_before(lo, a->completed))
@@ -459,7 +459,7 @@ static void torture_check(struct torture_count *cnt,
 	}
 	if (torture_before(d->seqno, torture_verify_from))
 		return;
-	avc_oracle_expected(&torture_oracle, a->ssid, a->tsid, a->tclass,
+	tst_oracle_expected(&torture_oracle, a->ssid, a->tsid, a->tclass,
 			    d->seqno, &exp);
 	if (d->allowed != exp.allowed || d->auditallow != exp.auditallow ||
 	    d->auditdeny != exp.auditdeny || d->flags != exp.flags) {
@@ -557,7 +557,7 @@ static void torture_pause(struct torture_reader *r, ktime_t burst)
 		return;
 	scale = (u64)(torture_nreaders - busy_readers) * 1024 / busy_readers;
 	ns = (u64)ktime_to_ns(burst) * scale / 1024;
-	ns = ns / 2 + avc_splitmix64(&r->rng) % (ns + 1);
+	ns = ns / 2 + tst_splitmix64(&r->rng) % (ns + 1);
 	t = ns_to_ktime(min_t(u64, ns, TORTURE_MAX_PAUSE_NS));
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (!kthread_should_stop())
@@ -867,9 +867,9 @@ static int __init torture_init(void)
 		seed = (ulong)get_random_u64() | 1;
 	rng = seed;
 	for (i = 0; i < TORTURE_HOT; i++) {
-		torture_hot[i][0] = avc_rand_range(&rng, 1, torture_oracle.ns);
-		torture_hot[i][1] = avc_rand_range(&rng, 1, torture_oracle.nt);
-		torture_hot[i][2] = avc_rand_range(&rng, 1, torture_oracle.nc);
+		torture_hot[i][0] = tst_rand_range(&rng, 1, torture_oracle.ns);
+		torture_hot[i][1] = tst_rand_range(&rng, 1, torture_oracle.nt);
+		torture_hot[i][2] = tst_rand_range(&rng, 1, torture_oracle.nc);
 	}
 
 	if (hot_keys > TORTURE_HOT) {
@@ -914,8 +914,8 @@ static int __init torture_init(void)
 	for (i = 0; i < torture_nreaders; i++) {
 		struct torture_reader *r = &torture_readers[i];
 
-		r->rng = avc_splitmix64(&rng);
-		r->irq_rng = avc_splitmix64(&rng);
+		r->rng = tst_splitmix64(&rng);
+		r->irq_rng = tst_splitmix64(&rng);
 		init_irq_work(&r->iw, torture_irq_work);
 		spin_lock_init(&r->lock);
 	}

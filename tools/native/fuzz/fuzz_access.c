@@ -10,7 +10,7 @@
  * threshold 16, so inserts reclaim), as the write handler asks the
  * module's: the decision must be the policy's (avc_ss_compute()), and the
  * reply, formatted as the handler formats it, must read back the same
- * through the test suite's strict parser of replies (avc_parse_reply()).
+ * through the test suite's strict parser of replies (tst_parse_reply()).
  */
 #include <stdio.h>
 
@@ -64,7 +64,7 @@ static int access_parse(const char *req, size_t count, u32 *f)
 int avc_fuzz_one_input(const u8 *data, size_t size)
 {
 	struct avc_rcu_decision avd, want;
-	struct avc_reply reply;
+	struct tst_reply reply;
 	char text[REPLY_MAX];
 	u32 f[4], ref[4];
 	bool range_possible;
@@ -96,7 +96,7 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 		       avd.allowed, 0xffffffffU, avd.auditallow, avd.auditdeny,
 		       avd.seqno, avd.flags);
 	fuzz_assert(len > 0 && len < (int)sizeof(text));
-	fuzz_assert(!avc_parse_reply(text, len, &reply));
+	fuzz_assert(!tst_parse_reply(text, len, &reply));
 	fuzz_assert(reply.allowed == avd.allowed &&
 		    reply.decided == 0xffffffffU &&
 		    reply.auditallow == avd.auditallow &&

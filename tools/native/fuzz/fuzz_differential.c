@@ -18,7 +18,7 @@
  * fresh security server.  If the model has a tclass above 65535 the load
  * must fail with -EINVAL and leave the empty policy (seqno 0); otherwise
  * it must succeed with seqno 1, and avc_ss_compute() must decide every
- * key of a rule, its neighbours and a few others as avc_policy_decide()
+ * key of a rule, its neighbours and a few others as tst_policy_decide()
  * does: allowed, auditallow, auditdeny and the permissive flag.
  */
 #include <linux/rcupdate.h>
@@ -61,7 +61,7 @@ enum {
 	K_WIDE_PERMS = 1 << 6,
 };
 
-static bool read_policy(struct input *in, struct avc_policy *p)
+static bool read_policy(struct input *in, struct tst_policy *p)
 {
 	bool refused = false;
 	u32 s, t, c, perms;
@@ -70,8 +70,8 @@ static bool read_policy(struct input *in, struct avc_policy *p)
 	while (in->pos < in->size && p->nr < MAX_RULES) {
 		k = take(in, 1);
 		s = k & K_WIDE_SSID ? take(in, 4) : take(in, 1) % 8;
-		if ((k & 3) == AVC_MODEL_PERMISSIVE) {
-			avc_policy_add(p, AVC_MODEL_PERMISSIVE, s, 0, 0, 0);
+		if ((k & 3) == TST_MODEL_PERMISSIVE) {
+			tst_policy_add(p, TST_MODEL_PERMISSIVE, s, 0, 0, 0);
 			continue;
 		}
 		t = k & K_WIDE_TSID ? take(in, 4) : take(in, 1) % 8;
@@ -81,59 +81,59 @@ static bool read_policy(struct input *in, struct avc_policy *p)
 			c = k & K_WIDE_TCLASS ? take(in, 2) : take(in, 1) % 8;
 		perms = k & K_WIDE_PERMS ? take(in, 4) : 1U << (take(in, 1) % 32);
 		refused |= c > U16_MAX;
-		avc_policy_add(p, k & 3, s, t, c, perms);
+		tst_policy_add(p, k & 3, s, t, c, perms);
 	}
 	return refused;
 }
 
 /* The renderer's text in the forms the flags ask for. */
-static char *render(const struct avc_policy *p, u64 seed, unsigned int flags,
+static char *render(const struct tst_policy *p, u64 seed, unsigned int flags,
 		    size_t *len)
 {
-	struct avc_buf plain = { 0 }, out = { 0 };
+	struct tst_buf plain = { 0 }, out = { 0 };
 	size_t i;
 
-	avc_policy_render(p, flags & F_PLAIN ? NULL : &seed, &plain);
+	tst_policy_render(p, flags & F_PLAIN ? NULL : &seed, &plain);
 	for (i = 0; i < plain.len; i++) {
 		if ((flags & F_INDENT) && (!i || plain.data[i - 1] == '\n'))
-			avc_buf_printf(&out, "%s", i % 2 ? "\t " : " ");
+			tst_buf_printf(&out, "%s", i % 2 ? "\t " : " ");
 		if (plain.data[i] == '\n') {
 			if ((flags & F_NO_LAST_NL) && i + 1 == plain.len)
 				break;
-			avc_buf_printf(&out, "%s", flags & F_CRLF ? "\r\n" : "\n");
+			tst_buf_printf(&out, "%s", flags & F_CRLF ? "\r\n" : "\n");
 		} else {
-			avc_buf_printf(&out, "%c", plain.data[i]);
+			tst_buf_printf(&out, "%c", plain.data[i]);
 		}
 	}
-	avc_buf_free(&plain);
+	tst_buf_free(&plain);
 	*len = out.len;
 	return out.data;
 }
 
-static void compare(struct avc_ss *ss, const struct avc_policy *p, u32 s,
+static void compare(struct avc_ss *ss, const struct tst_policy *p, u32 s,
 		    u32 t, u32 c)
 {
 	struct avc_key key = { .ssid = s, .tsid = t, .tclass = c };
 	struct avc_rcu_decision avd;
-	struct avc_decision d;
+	struct tst_decision d;
 
 	if (c > U16_MAX)
 		return;
 	avc_ss_compute(ss, &key, &avd);
-	avc_policy_decide(p, s, t, c, &d);
+	tst_policy_decide(p, s, t, c, &d);
 	if (avd.allowed != d.allowed || avd.auditallow != d.auditallow ||
 	    avd.auditdeny != d.auditdeny || avd.flags != d.flags || avd.seqno != 1)
 		avc_native_warn(__FILE__, __LINE__,
 				"key %u %u %u: kernel allowed %x auditallow %x auditdeny %x flags %x seqno %u, model %s\n",
 				s, t, c, avd.allowed, avd.auditallow,
 				avd.auditdeny, avd.flags, avd.seqno,
-				avc_decision_str(&d));
+				tst_decision_str(&d));
 }
 
 int avc_fuzz_one_input(const u8 *data, size_t size)
 {
 	struct input in = { .data = data, .size = size };
-	struct avc_policy p = { 0 };
+	struct tst_policy p = { 0 };
 	struct avc_rcu_decision avd;
 	struct avc_key none = { 0 };
 	unsigned int flags;
@@ -163,7 +163,7 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 		compare(&ss, &p, 0, 0, 0);
 		compare(&ss, &p, U32_MAX, U32_MAX, U16_MAX);
 		for (i = 0; i < p.nr; i++) {
-			const struct avc_model_rule *r = &p.rules[i];
+			const struct tst_model_rule *r = &p.rules[i];
 
 			compare(&ss, &p, r->ssid, r->tsid, r->tclass);
 			compare(&ss, &p, r->ssid, r->tsid, r->tclass + 1);
@@ -175,6 +175,6 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 	avc_ss_destroy(&ss);
 	rcu_barrier();
 	free(text);
-	avc_policy_free(&p);
+	tst_policy_free(&p);
 	return 0;
 }

@@ -195,7 +195,7 @@ static unsigned int hot_keys;
 
 static void step_hot(struct worker *w)
 {
-	lookup(1 + avc_rand_range(&w->seed, 0, hot_keys - 1), 7, 3);
+	lookup(1 + tst_rand_range(&w->seed, 0, hot_keys - 1), 7, 3);
 }
 
 /* A key no one asked for before: a miss and an insert. */

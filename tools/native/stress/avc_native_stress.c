@@ -51,7 +51,7 @@
 #define MAX_THRESHOLD	300
 #define REPORT_MAX	10
 
-static const struct avc_oracle oracle = AVC_ORACLE_TORTURE;
+static const struct tst_oracle oracle = TST_ORACLE_TORTURE;
 
 /* One run's shared state; every field is accessed with __atomic builtins. */
 static int stop;
@@ -92,9 +92,9 @@ static void pause_us(long us)
 }
 
 static bool oracle_equal(const struct avc_rcu_decision *avd, u32 s, u32 t,
-			 u32 c, struct avc_decision *d)
+			 u32 c, struct tst_decision *d)
 {
-	avc_oracle_expected(&oracle, s, t, c, avd->seqno, d);
+	tst_oracle_expected(&oracle, s, t, c, avd->seqno, d);
 	return avd->allowed == d->allowed && avd->auditallow == d->auditallow &&
 	       avd->auditdeny == d->auditdeny && avd->flags == d->flags;
 }
@@ -103,17 +103,17 @@ static void *reader_fn(void *arg)
 {
 	struct worker *w = arg;
 	struct avc_rcu_decision avd;
-	struct avc_decision d;
+	struct tst_decision d;
 	u32 s, t, c, req, floor, ceil;
 	int ret, want, hot;
 
 	while (!stopping()) {
 		/* Three lookups in four on 48 hot keys: hits and misses. */
-		hot = avc_splitmix64(&w->seed) % 4;
-		s = avc_rand_range(&w->seed, hot ? 1 : 0, hot ? 4 : oracle.ns + 1);
-		t = avc_rand_range(&w->seed, hot ? 1 : 0, hot ? 4 : oracle.nt + 1);
-		c = avc_rand_range(&w->seed, hot ? 1 : 0, hot ? 3 : oracle.nc + 1);
-		req = (u32)avc_splitmix64(&w->seed);
+		hot = tst_splitmix64(&w->seed) % 4;
+		s = tst_rand_range(&w->seed, hot ? 1 : 0, hot ? 4 : oracle.ns + 1);
+		t = tst_rand_range(&w->seed, hot ? 1 : 0, hot ? 4 : oracle.nt + 1);
+		c = tst_rand_range(&w->seed, hot ? 1 : 0, hot ? 3 : oracle.nc + 1);
+		req = (u32)tst_splitmix64(&w->seed);
 		if (req & 1)
 			req &= 0xff;
 
@@ -132,7 +132,7 @@ static void *reader_fn(void *arg)
 			fail("key %u %u %u seqno %u: %x %x %x %x ret %d; policy: %s\n",
 			     s, t, c, avd.seqno, avd.allowed, avd.auditallow,
 			     avd.auditdeny, avd.flags, ret,
-			     avc_decision_str(&d));
+			     tst_decision_str(&d));
 		if (avc_seqno_before(avd.seqno, floor) ||
 		    avc_seqno_before(ceil, avd.seqno))
 			fail("key %u %u %u: seqno %u outside [%u, %u]\n", s, t,
@@ -146,13 +146,13 @@ static void *reader_fn(void *arg)
 static void *loader_fn(void *arg)
 {
 	struct worker *w = arg;
-	struct avc_buf text = { 0 };
+	struct tst_buf text = { 0 };
 	u32 q;
 	int err;
 
 	while (!stopping()) {
 		q = __atomic_load_n(&loads_started, __ATOMIC_RELAXED) + 1;
-		avc_oracle_policy_text(&oracle, q, &text);
+		tst_oracle_policy_text(&oracle, q, &text);
 		__atomic_store_n(&loads_started, q, __ATOMIC_RELEASE);
 		err = avc_rcu_load_policy(text.data, text.len);
 		if (err)
@@ -163,9 +163,9 @@ static void *loader_fn(void *arg)
 		__atomic_store_n(&loads_done, q, __ATOMIC_RELEASE);
 		w->ops++;
 		avc_native_quiescent_state();
-		pause_us(avc_rand_range(&w->seed, 500, 3000));
+		pause_us(tst_rand_range(&w->seed, 500, 3000));
 	}
-	avc_buf_free(&text);
+	tst_buf_free(&text);
 	return NULL;
 }
 
@@ -177,7 +177,7 @@ static void *flusher_fn(void *arg)
 		avc_rcu_flush();
 		w->ops++;
 		avc_native_quiescent_state();
-		pause_us(avc_rand_range(&w->seed, 200, 2000));
+		pause_us(tst_rand_range(&w->seed, 200, 2000));
 	}
 	return NULL;
 }
@@ -189,7 +189,7 @@ static void *tuner_fn(void *arg)
 	unsigned int v;
 
 	while (!stopping()) {
-		v = avc_rand_range(&w->seed, 1, MAX_THRESHOLD);
+		v = tst_rand_range(&w->seed, 1, MAX_THRESHOLD);
 		avc_cache_set_threshold(c, v);
 		if (avc_cache_threshold(c) < 1 ||
 		    avc_cache_threshold(c) > MAX_THRESHOLD)
@@ -198,7 +198,7 @@ static void *tuner_fn(void *arg)
 			w->extra += avc_reclaim(c);
 		w->ops++;
 		avc_native_quiescent_state();
-		pause_us(avc_rand_range(&w->seed, 50, 500));
+		pause_us(tst_rand_range(&w->seed, 50, 500));
 	}
 	return NULL;
 }
@@ -226,7 +226,7 @@ static void *stats_fn(void *arg)
 			     hs.longest_chain);
 		w->ops++;
 		avc_native_quiescent_state();
-		pause_us(avc_rand_range(&w->seed, 100, 1000));
+		pause_us(tst_rand_range(&w->seed, 100, 1000));
 	}
 	return NULL;
 }
@@ -250,7 +250,7 @@ static void check_quiescent(u32 q)
 	struct avc_rcu_decision avd;
 	struct avc_cache_stats st;
 	struct avc_hash_stats hs;
-	struct avc_decision d;
+	struct tst_decision d;
 	u32 s, t, c;
 
 	avc_cache_stats_sum(avc_rcu_cache(), &st);
