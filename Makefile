@@ -13,6 +13,9 @@
 #                        and its man page (PREFIX=/usr/local, DESTDIR,
 #                        INSTALL_MOD_PATH, AVCSTAT_NAME=avcstat honoured)
 #   make uninstall       remove what make install installed (same variables)
+#   make selftests       the kselftests, built and installed into build/ksft
+#                        by the kernel's own kselftest rules, and the
+#                        torture module (selftests/Makefile)
 #   make check           static checks, then the kselftests in QEMU guests
 #   make bench           the 2004 comparison, measured in a QEMU guest,
 #                        then the miss latency (each reclaim traced in the
@@ -39,9 +42,6 @@
 #   make native          the core in userspace: benchmark against a plain
 #                        loop, callgrind's instructions per hit, TSan
 #   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
-#   make ksft-tree-test  the kselftests dropped into a kernel source tree,
-#                        built, run and installed by the kernel's own
-#                        kselftest rules, then run in a QEMU guest
 #   make mutate          mutation testing: each mutation of
 #                        tools/testing/mutations in a copy of the tree, which
 #                        the tests must kill (MUTATIONS="ID..." for some)
@@ -55,7 +55,7 @@
 # scripts (which call make themselves) and the userspace tools need none.
 KDIR_GIVEN := $(KDIR)
 NO_KDIR_GOALS := tools check bench demo native fuzz trace mirror study \
-		 upstream ksft-tree-test mutate
+		 upstream mutate
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
 ifneq ($(.SHELLSTATUS),0)
@@ -81,9 +81,26 @@ tools:
 	$(MAKE) -C tools/avc_workload
 	$(MAKE) -C tools/avc_trace
 
-# The torture module in selftests/ links against avc_rcu.ko's exports.
+# The kselftests, built and installed by the kernel's own kselftest rules
+# (lib.mk): selftests/ and the uapi header copied into the kernel source
+# tree tools/testing/ksrc extracts, as tools/testing/selftests/avc_rcu,
+# built in build/ksft-obj and installed into build/ksft (run_kselftest.sh,
+# kselftest-list.txt, avc_rcu/), with the torture module, which uses avc_rcu.ko's exports,
+# built first by Kbuild.
+KSFT_INSTALL := $(PWD)/build/ksft
 selftests: module
-	$(MAKE) -C selftests KDIR=$(KDIR)
+	$(MAKE) -C $(KDIR) M=$(PWD)/selftests/torture \
+		KBUILD_EXTRA_SYMBOLS=$(PWD)/Module.symvers modules
+	ksrc=$$(tools/testing/ksrc) && \
+	dst=$$ksrc/tools/testing/selftests/avc_rcu && \
+	mkdir -p $$dst/include/linux && \
+	rsync -a --delete --exclude include --exclude '*.o' --exclude '*.a' \
+		--exclude '.*' selftests/ $$dst/ && \
+	rsync -a include/uapi/linux/avc_rcu.h $$dst/include/linux/ && \
+	rm -rf $(KSFT_INSTALL) && \
+	$(MAKE) -s --no-print-directory -C $$ksrc/tools/testing/selftests \
+		TARGETS=avc_rcu O=$(PWD)/build/ksft-obj install \
+		KSFT_INSTALL_PATH=$(KSFT_INSTALL)
 
 # Kbuild signs an external module when the kernel signs all of its own
 # (CONFIG_MODULE_SIG_ALL), with the kernel's key, which a distribution's
@@ -164,10 +181,7 @@ study:
 upstream:
 	tools/upstream/run
 
-.PHONY: native fuzz ksft-tree-test mutate
-ksft-tree-test:
-	tools/testing/ksft-in-tree-test
-
+.PHONY: native fuzz mutate
 native:
 	tools/native/run native
 
@@ -192,5 +206,5 @@ clean:
 	$(MAKE) -C tools/avcstat clean
 	$(MAKE) -C tools/avc_workload clean
 	$(MAKE) -C tools/avc_trace clean
-	$(MAKE) -C selftests clean
+	$(MAKE) -C $(KDIR) M=$(PWD)/selftests/torture clean
 	rm -rf build

@@ -16,8 +16,8 @@
  *   served or inserted after a flush shows up here), nor newer than the
  *   load in flight when the reply came back.
  * - The seqno file never goes backwards; every comparison of seqnos is
- *   wrap-safe, as the kernel's, so the test holds when run_vm_suite.sh
- *   starts the module's seqno just below 2^32.
+ *   wrap-safe, as the kernel's, so the test holds when the module's
+ *   seqno starts just below 2^32 (seqno_start).
  * - The cache bound: while cache_threshold stays at T (and the cache has
  *   drained to it), hash_stats never shows more than T + one reclaim chunk
  *   + one entry per reader (inserts in flight).  An insert that read the

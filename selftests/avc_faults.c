@@ -542,7 +542,7 @@ TEST_F_TIMEOUT(faults, node_cache_fraction, 900)
 	for (i = 0; i < ARRAY_LEN(arm); i++)
 		TST_OK(knob(arm[i][0], arm[i][1]));
 	snprintf(cmd, sizeof(cmd),
-		 "AVC_TORTURE_SECONDS=%ld sh %s/avc_torture.sh 2>&1",
+		 "AVC_RCU_LOADED=1 AVC_TORTURE_SECONDS=%ld sh %s/avc_torture.sh 2>&1",
 		 tst_env_long("AVC_FAULTS_TORTURE_SECONDS", 5),
 		 here);
 	out = popen(cmd, "r");

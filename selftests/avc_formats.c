@@ -4,9 +4,6 @@
  * hash_stats (slots as loaded), cache_stats (one row per possible CPU),
  * cache_threshold and seqno; modes, inode numbers and filesystem magic;
  * re-reads after lseek, 1-byte and odd-sized reads, pread at every offset.
- *
- * Environment: AVC_RCU_MNT; AVC_RCU_SLOTS, the slots the module was
- * loaded with (the runner passes it).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -103,9 +100,8 @@ TEST_F(fmt, modes_and_magic)
 
 TEST_F(fmt, hash_stats)
 {
-	long want_slots = tst_env_long("AVC_RCU_SLOTS", 0);
 	struct tst_hash_stats_file hs;
-	char *text;
+	char *text, slots[32];
 	ssize_t len;
 
 	len = tst_read_rel(AVC_RCU_FILE_HASH_STATS, &text);
@@ -113,12 +109,9 @@ TEST_F(fmt, hash_stats)
 	ASSERT_EQ(0, tst_parse_hash_stats(text, (size_t)len, &hs))
 		TH_LOG("hash_stats does not match the format:\n%s", text);
 	free(text);
-	if (want_slots) {
-		EXPECT_EQ(want_slots, hs.slots);
-	} else {
-		tst_diag("AVC_RCU_SLOTS unset: slots %ld not checked against the load parameter",
-			 hs.slots);
-	}
+	ASSERT_EQ(0, tst_module_param("slots", slots, sizeof(slots)));
+	EXPECT_EQ(strtol(slots, NULL, 10), hs.slots)
+		TH_LOG("the module was loaded with slots=%s", slots);
 	EXPECT_LE(AVC_RCU_SLOTS_MIN, hs.slots);
 	EXPECT_GE(AVC_RCU_SLOTS_MAX, hs.slots);
 	EXPECT_EQ(0, hs.slots & (hs.slots - 1));

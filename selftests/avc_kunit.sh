@@ -3,8 +3,8 @@
 #
 # avc_rcu_kunit.ko's KUnit suites (avc/cache_kunit.c, avc/ss/ss_kunit.c,
 # selinuxfs/threshold_kunit.c) as TAP, on a kernel with KUnit and its
-# debugfs results (the debug kernel).  Runs as root in the guest (busybox
-# ash); prints TAP version 13 with one case per KUnit test case, named
+# debugfs results (the debug kernel; elsewhere it skips).  Runs as root
+# (busybox ash in the guests); prints TAP version 13 with one case per KUnit test case, named
 # SUITE.CASE, and the plan last (the number of cases is known once the
 # suites have run).
 #
@@ -39,11 +39,13 @@ bail() {
 }
 
 echo "TAP version 13"
-[ -f "$KO" ] || bail "no $KO (a kernel with KUnit builds it)"
 grep -q " $DBG debugfs " /proc/mounts ||
-	mount -t debugfs none "$DBG" 2>/dev/null ||
-	bail "debugfs not mounted at $DBG"
-[ -d "$DBG/kunit" ] || bail "no $DBG/kunit: a kernel without KUNIT_DEBUGFS"
+	mount -t debugfs none "$DBG" 2>/dev/null || true
+if [ "$(id -u)" != 0 ] || [ ! -d "$DBG/kunit" ]; then
+	echo "1..0 # SKIP not root, or a kernel without KUnit's debugfs results"
+	exit 4
+fi
+[ -f "$KO" ] || bail "no $KO (Kbuild builds it for a kernel with KUnit)"
 if [ -d /sys/module/avc_rcu_kunit ]; then
 	rmmod avc_rcu_kunit || bail "a leftover avc_rcu_kunit would not unload"
 fi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * avc_rcu policy loads at their limits and under memory pressure; heavy,
- * so run_vm_suite.sh runs it once per guest, not once per sync mode:
+ * so make check's lanes run it once per guest, not once per sync mode:
  *
  * - the 64 MiB limit exactly: 64 MiB - 1 and 64 MiB load, in one write or
  *   in many, one byte more is EFBIG (on the write that crosses it, and at

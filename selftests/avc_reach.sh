@@ -3,16 +3,13 @@
 #
 # The reclaim's reach: one reclaim visits at most AVC_RCU_RECLAIM_SCAN
 # (512) buckets, each at most twice with reclaim=lru, whatever the number
-# of slots.  Runs as root in the guest (busybox ash) with avc_rcu loaded
-# and avcrcufs mounted, in any mode; prints TAP version 13.
-#
-# It reloads avc_rcu with the sync mode, reclaim policy and hash seed of
-# the module it found, but 65536 slots, sets cache_threshold to 16 (a
-# table 4096 times larger than the cache: most buckets a reclaim passes
-# are empty), records the avc_rcu_reclaim and avc_rcu_insert events in
-# tracefs while AVC_REACH_KEYS (default 1500) fresh keys go through the
-# access file, then puts back the module it found (same parameters,
-# mounted again; its policy and statistics start afresh).
+# of slots.  Runs as root (busybox ash in the guests), in any mode: it
+# loads avc_rcu with $AVC_RCU_PARAMS but 65536 slots (lib/module.sh),
+# sets cache_threshold to 16 (a table 4096 times larger than the cache:
+# most buckets a reclaim passes are empty), and records the
+# avc_rcu_reclaim and avc_rcu_insert events in tracefs while
+# AVC_REACH_KEYS (default 1500) fresh keys go through the access file.
+# Prints TAP version 13:
 #
 #  1. every reclaim visited at most 512 buckets (1024 with lru) and
 #     evicted at most a chunk, and there were reclaims;
@@ -23,19 +20,11 @@
 # result=full: the reach held nothing to evict) are counted in a
 # diagnostic, not checked: at this density most are.
 #
-# Environment: AVC_RCU_KO (default /avc_rcu/avc_rcu.ko), AVC_RCU_MNT,
-# AVC_TOOL (default: avc_tool next to this script), AVC_RCU_TRACEFS
-# (default /sys/kernel/tracing), AVC_REACH_KEYS.
+# Environment: AVC_TOOL (default: avc_tool next to this script),
+# AVC_RCU_TRACEFS (default /sys/kernel/tracing), AVC_REACH_KEYS.
 
 set -eu
 
-# A kselftest entry: run by kselftest (or by hand), not by run_vm_suite.sh,
-# it hands itself to avc_kselftest.sh, which loads the module for it.
-[ -n "${AVC_RCU_IN_SUITE:-}" ] ||
-	exec sh "$(dirname "$0")/avc_kselftest.sh" "$(basename "$0")"
-
-KO=${AVC_RCU_KO:-/avc_rcu/avc_rcu.ko}
-MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOOL=${AVC_TOOL:-$HERE/avc_tool}
 T=${AVC_RCU_TRACEFS:-/sys/kernel/tracing}
@@ -43,73 +32,41 @@ KEYS=${AVC_REACH_KEYS:-1500}
 P=/sys/module/avc_rcu/parameters
 SLOTS=65536
 THR=16
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_reach.XXXXXX")
-export AVC_RCU_MNT="$MNT"
 
 # shellcheck source=selftests/lib/ktap.sh
 . "$HERE/lib/ktap.sh"
+# shellcheck source=selftests/lib/module.sh
+. "$HERE/lib/module.sh"
+
+tst_module_load slots=$SLOTS
+[ -f "$T/trace" ] || mount -t tracefs nodev "$T" 2>/dev/null || true
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_reach.XXXXXX")
+
+restore() {
+	echo 0 >"$T/events/avc_rcu/enable" 2>/dev/null || true
+	rm -rf "$TMP"
+	tst_module_unload || exit 1
+}
+trap restore EXIT
 
 echo "TAP version 13"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "1..0 # SKIP not root"
-	exit 4
-fi
-if [ ! -d $P ]; then
-	echo "1..0 # SKIP avc_rcu is not loaded"
-	exit 4
-fi
-[ -f "$T/trace" ] || mount -t tracefs nodev "$T" 2>/dev/null || true
 if [ ! -d "$T/events/avc_rcu/avc_rcu_reclaim" ]; then
 	echo "1..0 # SKIP no avc_rcu events in tracefs"
 	exit 4
 fi
 echo "1..2"
 
-# The module as found, to put back.
-args=
-for p in slots sync reclaim hash_seed seqno_start access_unprivileged; do
-	[ -f "$P/$p" ] || continue
-	v=$(cat "$P/$p")
-	case $v in
-	Y) v=1 ;;
-	N) v=0 ;;
-	esac
-	args="$args $p=$v"
-done
 sync=$(cat $P/sync)
 reclaim=$(cat $P/reclaim)
-seed=$(cat $P/hash_seed)
-
-reload() {
-	umount "$MNT" && rmmod avc_rcu &&
-		# shellcheck disable=SC2086 # a list of parameters
-		insmod "$KO" $1 && mount -t avcrcufs avcrcufs "$MNT"
-}
-
-restore() {
-	echo 0 >"$T/events/avc_rcu/enable" 2>/dev/null || true
-	if [ -n "$args" ]; then
-		reload "$args" ||
-			{ diag "could not put back avc_rcu$args"; failed=$((failed + 1)); }
-		args=
-	fi
-	rm -rf "$TMP"
-}
-trap restore EXIT
 
 why=
-if ! reload "slots=$SLOTS sync=$sync reclaim=$reclaim hash_seed=$seed"; then
-	why="reload with slots=$SLOTS failed"
-else
-	echo "$THR" >"$MNT/avc/cache_threshold"
-	: >"$T/trace"
-	echo 1 >"$T/events/avc_rcu/avc_rcu_reclaim/enable"
-	echo 1 >"$T/events/avc_rcu/avc_rcu_insert/enable"
-	"$TOOL" fill "$KEYS" 4242 2>"$TMP/err" ||
-		why="fill: $(cat "$TMP/err")"
-	echo 0 >"$T/events/avc_rcu/enable"
-	cp "$T/trace" "$TMP/trace"
-fi
+echo "$THR" >"$MNT/avc/cache_threshold"
+: >"$T/trace"
+echo 1 >"$T/events/avc_rcu/avc_rcu_reclaim/enable"
+echo 1 >"$T/events/avc_rcu/avc_rcu_insert/enable"
+"$TOOL" fill "$KEYS" 4242 2>"$TMP/err" || why="fill: $(cat "$TMP/err")"
+echo 0 >"$T/events/avc_rcu/enable"
+cp "$T/trace" "$TMP/trace"
 
 cap=512
 [ "$reclaim" != lru ] || cap=1024
@@ -162,6 +119,4 @@ else
 	not_ok "reach: at most $THR entries at $SLOTS slots"
 fi
 
-restore
-trap - EXIT
 [ "$failed" -eq 0 ]

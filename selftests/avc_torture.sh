@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The in-kernel torture test of avc_rcu's exported API.  Runs as root in the
-# guest (busybox ash) with avc_rcu loaded and avcrcufs mounted, after the
-# other tests of a sync mode; prints TAP version 13 with four cases:
+# The in-kernel torture test of avc_rcu's exported API.  Runs as root
+# (busybox ash in the guests) on the module it loads (lib/module.sh);
+# prints TAP version 13 with seven cases:
 #
 #  1. torture: insmod avc_rcu_torture.ko (a reader kthread bound to each
 #     online CPU, all busy, and a flusher), then `avc_tool torture-load
@@ -76,13 +76,10 @@
 
 set -eu
 
-# A kselftest entry: run by kselftest (or by hand), not by run_vm_suite.sh,
-# it hands itself to avc_kselftest.sh, which loads the module for it.
-[ -n "${AVC_RCU_IN_SUITE:-}" ] ||
-	exec sh "$(dirname "$0")/avc_kselftest.sh" "$(basename "$0")"
-
-MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/lib/module.sh
+. "$HERE/lib/module.sh"
+tst_module_load
 TOOL=${AVC_TOOL:-$HERE/avc_tool}
 TKO=${AVC_RCU_TORTURE_KO:-$HERE/avc_rcu_torture.ko}
 SECS=${AVC_TORTURE_SECONDS:-${AVC_STRESS_SECONDS:-10}}
@@ -90,7 +87,6 @@ PARAMS=${AVC_TORTURE_PARAMS:-}
 PROBE=4096
 THR=$MNT/avc/cache_threshold
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_torture.XXXXXX")
-export AVC_RCU_MNT="$MNT"
 
 # shellcheck source=selftests/lib/ktap.sh
 . "$HERE/lib/ktap.sh"
@@ -103,6 +99,7 @@ cleanup() {
 	fi
 	[ ! -d /sys/module/avc_rcu_torture ] || rmmod avc_rcu_torture || true
 	rm -rf "$TMP"
+	tst_module_unload || exit 1
 }
 trap cleanup EXIT
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # avc_rcu's tracepoints (avc/avc_rcu_trace.h), through tracefs.  Runs as
-# root in the guest (busybox ash) with avc_rcu loaded and avcrcufs mounted;
+# root (busybox ash in the guests) on the module it loads (lib/module.sh);
 # mounts tracefs on /sys/kernel/tracing unless it is there, enables each
 # event of the avc_rcu system by its own enable file, provokes it through
 # the module's files and checks the fields of what the trace shows against
@@ -35,14 +35,16 @@
 # /proc/filesystems): the same.  A kernel with tracefs where the avc_rcu
 # events are missing fails.
 #
-# Environment: AVC_RCU_MNT, AVC_TOOL (default: avc_tool next to this
+# Environment: AVC_TOOL (default: avc_tool next to this
 # script), AVC_RCU_TORTURE_KO (default: avc_rcu_torture.ko next to this
 # script), AVC_RCU_TRACEFS (default /sys/kernel/tracing).
 
 set -eu
 
-MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/lib/module.sh
+. "$HERE/lib/module.sh"
+tst_module_load
 TOOL=${AVC_TOOL:-$HERE/avc_tool}
 TKO=${AVC_RCU_TORTURE_KO:-$HERE/avc_rcu_torture.ko}
 T=${AVC_RCU_TRACEFS:-/sys/kernel/tracing}
@@ -51,17 +53,13 @@ PARAMS=/sys/module/avc_rcu/parameters
 SYS=avc_rcu
 EVENTS="avc_rcu_miss avc_rcu_insert avc_rcu_reclaim avc_rcu_flush \
 avc_rcu_reset avc_rcu_policy_load avc_rcu_threshold"
-export AVC_RCU_MNT="$MNT"
 
 # shellcheck source=selftests/lib/ktap.sh
 . "$HERE/lib/ktap.sh"
 
 echo "TAP version 13"
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP must run as root"
-	exit 4
-fi
 if [ ! -f "$T/trace" ] && ! grep -qw tracefs /proc/filesystems; then
+	tst_module_unload
 	echo "1..0 # SKIP no tracefs in this kernel"
 	exit 4
 fi
@@ -85,6 +83,7 @@ cleanup() {
 	[ -z "$thr0" ] || echo "$thr0" >"$THR" || true
 	[ -z "$mounted" ] || umount "$T" || true
 	rm -rf "$TMP"
+	tst_module_unload || exit 1
 }
 trap cleanup EXIT
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# avc_rcu load/unload cycles with nothing leaked.  Runs as root in the
-# guest (busybox ash) with the module NOT loaded; prints TAP version 13.
+# avc_rcu load/unload cycles with nothing leaked.  Runs as root (busybox
+# ash in the guests) with the module not loaded, and loads the module
+# lib/module.sh finds itself; prints TAP version 13.
 #
 #  - insmod with bad parameters fails and leaves no trace;
 #  - N cycles of insmod (various slots and sync), mount, fresh state,
@@ -10,7 +11,7 @@
 #    mounted or while a file is open, umount, rmmod; then no module, no
 #    mount point, no filesystem type, no slab cache.
 #
-# Environment: AVC_RCU_KO (default /avc_rcu/avc_rcu.ko), AVC_RCU_MNT,
+# Environment: AVC_RCU_KO (lib/module.sh), AVC_RCU_MNT,
 # AVC_TOOL (default: avc_tool next to this script), AVC_UNLOAD_CYCLES
 # (default 10), AVC_RCU_SLAB (the slab cache's name, default avc_rcu_node),
 # AVC_RCU_ALLOW_DEPMOD (1: the autoload case may copy the module into
@@ -22,20 +23,20 @@
 
 set -eu
 
-# A kselftest entry: run by kselftest (or by hand), not by run_vm_suite.sh,
-# it hands itself to avc_kselftest.sh, which loads the module for it.
-[ -n "${AVC_RCU_IN_SUITE:-}" ] ||
-	exec sh "$(dirname "$0")/avc_kselftest.sh" "$(basename "$0")"
-
-KO=${AVC_RCU_KO:-/avc_rcu/avc_rcu.ko}
-MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=selftests/lib/module.sh
+. "$HERE/lib/module.sh"
+if ! tst_module_find; then
+	echo "TAP version 13"
+	echo "1..0 # SKIP $tst_module_why"
+	exit 4
+fi
+KO=$tst_ko
 TOOL=${AVC_TOOL:-$HERE/avc_tool}
 CYCLES=${AVC_UNLOAD_CYCLES:-10}
 SLAB=${AVC_RCU_SLAB:-avc_rcu_node}
 FSTYPE=avcrcufs
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_unload.XXXXXX")
-export AVC_RCU_MNT="$MNT"
 
 # shellcheck source=selftests/lib/ktap.sh
 . "$HERE/lib/ktap.sh"
@@ -186,20 +187,6 @@ rmmod_now() {
 
 echo "TAP version 13"
 diag "module $KO, mount point $MNT, $CYCLES cycles"
-
-if [ "$(id -u)" != 0 ]; then
-	echo "1..0 # SKIP must run as root"
-	exit 4
-fi
-if [ ! -f "$KO" ]; then
-	echo "Bail out! $KO not found (set AVC_RCU_KO)"
-	exit 1
-fi
-if loaded; then
-	diag "avc_rcu loaded at start: unloading it"
-	umount "$MNT" 2>/dev/null || true
-	rmmod avc_rcu || true
-fi
 check "not loaded at start" gone
 
 for p in slots=0 slots=15 slots=100 slots=8 slots=131072 slots=-1 \

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu across the policy seqno's wrap-around at 2^32.  run_vm_suite.sh
- * loads the module with the test-only parameter seqno_start just below
- * 2^32 for this program (and runs avc_concurrency and the torture test
- * the same way): loads then cross the wrap within a few.  Each load must
+ * avc_rcu across the policy seqno's wrap-around at 2^32.  Run with the
+ * test-only parameter seqno_start just below 2^32 in AVC_RCU_PARAMS (as
+ * make check's lanes run avc_concurrency and the torture test too):
+ * loads then cross the wrap within a few.  Each load must
  * give seqno + 1 modulo 2^32, an empty cache, the new policy's decisions
  * under the new seqno, and a cache that still caches: a comparison of
  * seqnos that is not wrap-safe takes every decision after the wrap for
  * one older than the last reset and never links it.
  *
- * Environment: AVC_RCU_MNT; AVC_RCU_FRESH=1 when the module was just
- * loaded, so the seqno must still be seqno_start.
+ * A module the program loaded itself starts at seqno_start.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -55,7 +54,7 @@ TEST_F(wrap, starts_at_seqno_start)
 	__u32 seq;
 
 	TST_OK(tst_read_seqno(&seq));
-	if (tst_env_long("AVC_RCU_FRESH", 0) != 1)
+	if (!tst_module_fresh())
 		SKIP(return, "not a fresh module: seqno %u", seq);
 	EXPECT_EQ(self->start, seq);
 	/* The empty policy, under its seqno, and cached like any other. */

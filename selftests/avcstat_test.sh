@@ -5,35 +5,29 @@
 # reads, per-CPU wraps), its command line and signals, its timestamps and
 # csv recording, its header on a terminal and into a pipe, its choice of
 # file (in a mount namespace with a crafted /proc/self/mounts), and on the
-# live avcrcufs file when the module is mounted.  Output is TAP version
-# 13; the exit status is non-zero if any test failed.
+# live avcrcufs file of the module it loads (lib/module.sh; where it
+# cannot, not root or no module, those cases are skipped).  Output is
+# TAP version 13; the exit status is non-zero if any test failed.
 #
-# Usage: AVC_RCU_IN_SUITE=1 [AVCSTAT=path/to/avcstat] [AVCSTAT_TEST_LONG=0|1]
-#        avcstat_test.sh
-# (without AVC_RCU_IN_SUITE it is the kselftest entry: avc_kselftest.sh runs
-# it with the module loaded in each sync mode).
+# Usage: [AVCSTAT=path/to/avcstat] [AVCSTAT_TEST_LONG=0|1] avcstat_test.sh
 # Default binary: ./avcstat, then ../tools/avcstat/avcstat next to this
 # script, then avcstat from PATH.  Runs under busybox ash and bash.
 # AVCSTAT_TEST_LONG=1 runs the 23-second case (the header printed once
 # over 23 rows into a pipe), which does not depend on the kernel; by
-# default it runs only where the module is not mounted (make check's run
-# on the host), not again in every mode of every guest.
+# default it runs only where no module is loaded (make check's run on
+# the host), not again in every guest.
 
 set -eu
 
-# A kselftest entry: run by kselftest (or by hand), not by run_vm_suite.sh,
-# it hands itself to avc_kselftest.sh, which loads the module for it.
-[ -n "${AVC_RCU_IN_SUITE:-}" ] ||
-	exec sh "$(dirname "$0")/avc_kselftest.sh" "$(basename "$0")"
+# shellcheck source=selftests/lib/module.sh
+. "$(dirname "$0")/lib/module.sh"
+live=0
 
 PLAN=72
 HDR='lookups hits misses allocations reclaims frees'
-AVCFS=/sys/fs/avc_rcu
+AVCFS=$MNT
 LIVE=$AVCFS/avc/cache_stats
-if [ -z "${AVCSTAT_TEST_LONG:-}" ]; then
-	AVCSTAT_TEST_LONG=1
-	[ ! -r "$LIVE" ] || AVCSTAT_TEST_LONG=0
-fi
+
 
 if [ -z "${AVCSTAT:-}" ]; then
 	for c in ./avcstat "$(dirname "$0")/../tools/avcstat/avcstat"; do
@@ -65,9 +59,17 @@ cleanup() {
 			true
 	done
 	rm -rf "$T"
+	[ "$live" = 0 ] || tst_module_unload || exit 1
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+if tst_module_try_load; then
+	live=1
+elif [ $? -ne 1 ]; then
+	echo "Bail out! $tst_module_why"
+	exit 1
+fi
+AVCSTAT_TEST_LONG=${AVCSTAT_TEST_LONG:-$((1 - live))}
 
 # shellcheck source=selftests/lib/ktap.sh
 . "$(dirname "$0")/lib/ktap.sh"
@@ -727,7 +729,7 @@ ge() {
 				if ($i + 0 < $(i + 6) + 0) exit 1 }'
 }
 
-if [ -r "$LIVE" ]; then
+if [ "$live" = 1 ]; then
 	before=$(sum_file "$LIVE")
 	w=0
 	for i in 1 2 3 4 5; do
@@ -780,7 +782,7 @@ else
 		 "live: totals >= the file's sums before" \
 		 "live: -c 1 2 re-reads the file, totals do not decrease" \
 		 "live: -o csv 1 2 records cache_threshold on each row"; do
-		skip "$d" "$LIVE not mounted"
+		skip "$d" "$tst_module_why"
 	done
 fi
 

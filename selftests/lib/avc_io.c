@@ -12,6 +12,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +21,77 @@
 #include "avc_io.h"
 
 static __thread char tst_path_buf[PATH_MAX];
+
+static pid_t tst_module_pid;
+static char tst_module_cmd[PATH_MAX + 32];
+
+/* "sh DIR/lib/module.sh VERB", DIR the program's: its exit status. */
+static int tst_module_sh(const char *verb)
+{
+	char cmd[sizeof(tst_module_cmd) + 16];
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "%s %s", tst_module_cmd, verb);
+	fflush(stdout);
+	fflush(stderr);
+	status = system(cmd);
+	return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* Only the program's own exit: children the tests fork inherit this. */
+static void tst_module_atexit(void)
+{
+	if (getpid() != tst_module_pid)
+		return;
+	if (tst_module_sh("unload")) {
+		printf("# unloading avc_rcu failed\n");
+		fflush(stdout);
+		_exit(1);
+	}
+}
+
+void tst_module_setup(void)
+{
+	char self[PATH_MAX];
+	ssize_t n;
+	int rc;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0) {
+		perror("avc_rcu selftest: /proc/self/exe");
+		exit(1);
+	}
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	snprintf(tst_module_cmd, sizeof(tst_module_cmd),
+		 "sh '%s/lib/module.sh'", self);
+	rc = tst_module_sh("load");
+	if (rc)
+		exit(rc);
+	tst_module_pid = getpid();
+	atexit(tst_module_atexit);
+}
+
+int tst_module_fresh(void)
+{
+	return tst_env_long("AVC_RCU_LOADED", 0) != 1;
+}
+
+int tst_module_param(const char *name, char *buf, size_t size)
+{
+	char path[128], *text;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "/sys/module/avc_rcu/parameters/%s",
+		 name);
+	len = tst_read_all(path, &text);
+	if (len < 0)
+		return (int)len;
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(buf, size, "%s", text);
+	free(text);
+	return 0;
+}
 
 const char *tst_mnt(void)
 {

@@ -25,6 +25,23 @@
 #define __printf(a, b)	__attribute((format(printf, a, b)))
 #endif
 
+/*
+ * The module of this program: lib/module.sh, beside the program, loads it
+ * (exits 4, a kselftest skip, when it cannot; 1 when loading fails), and
+ * unloads it when the program exits (exit status 1 if that fails).
+ */
+void tst_module_setup(void);
+/*
+ * A parameter of the loaded module, /sys/module/avc_rcu/parameters/NAME,
+ * into buf without its newline: 0 or -errno.
+ */
+int tst_module_param(const char *name, char *buf, size_t size);
+/*
+ * 1 if this program loaded the module itself (so it is as fresh as a
+ * load leaves it), 0 under AVC_RCU_LOADED=1 (a module set up before).
+ */
+int tst_module_fresh(void);
+
 /* The mount point: $AVC_RCU_MNT, else AVC_RCU_MOUNT_POINT. */
 const char *tst_mnt(void);
 /* Absolute path of a file below the mount point (per-thread buffer). */

@@ -19,37 +19,15 @@
 #include "avc_model.h"
 
 /*
- * A test program run as a kselftest entry, by kselftest's runner or by
- * hand, finds no module loaded for it: it hands itself to
- * avc_kselftest.sh beside it, which skips (exit 4) unless root with an
- * avc_rcu.ko to load, and otherwise loads the module in each sync mode
- * and runs the program through run_vm_suite.sh.  run_vm_suite.sh exports
- * AVC_RCU_IN_SUITE=1, under which the program runs as it is; set it to run
- * a program against a module loaded and mounted by hand.
+ * Each program loads the module it tests, as a kselftest does, and
+ * unloads it when it ends: lib/module.sh loads avc_rcu.ko with
+ * $AVC_RCU_PARAMS and mounts avcrcufs, or skips the program (exit 4)
+ * when it cannot (not root, no module, avc_rcu loaded already).
  */
 __attribute__((constructor))
-static void tst_kselftest_entry(int argc, char **argv)
+static void tst_module_entry(void)
 {
-	char self[PATH_MAX], script[PATH_MAX + 32], *slash, *name;
-	ssize_t n;
-
-	if (getenv("AVC_RCU_IN_SUITE") || argc < 1)
-		return;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
-		perror("avc_rcu selftest: /proc/self/exe");
-		exit(1);
-	}
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	*slash = '\0';
-	name = strrchr(argv[0], '/');
-	name = name ? name + 1 : argv[0];
-	snprintf(script, sizeof(script), "%s/avc_kselftest.sh", self);
-	execl("/bin/sh", "sh", script, name, (char *)NULL);
-	fprintf(stderr, "avc_rcu selftest: cannot run %s: %s\n", script,
-		strerror(errno));
-	exit(1);
+	tst_module_setup();
 }
 
 /* Fail (not skip) with a clear message when the module is not mounted. */

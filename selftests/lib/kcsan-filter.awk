@@ -2,7 +2,7 @@
 #
 # Kernel log in, the same log out without the KCSAN reports that are not
 # avc_rcu's: read by tools/testing/vm/verdict (on the console) and by
-# selftests/run_vm_suite.sh (on dmesg, in the guest) before they scan
+# tools/testing/lanes/guest.sh (on dmesg, in the guest) before they scan
 # with bad-patterns.
 #
 # KCSAN (the kcsan variant of the debug kernel) reports the core kernel's

@@ -1,45 +1,97 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# lane_read FILE: read one lane of make check (README: the format) into
-#   lane_title, lane_kernel (stock, debug, kcsan or a Debian package),
-#   lane_cpus, lane_boot (the kernel command line's addition) and
-#   lane_env (an array: the suite's environment, VAR=VALUE each).
-# Returns 1, with the reason on stderr, on a line it does not know or a
-# required key missing: a typo must not run a lane other than written.
-# Sourced by bash (tools/testing/check, tools/testing/vm/boot-loop).
+# The lanes of make check (README: the format), for bash: sourced by
+# tools/testing/check and tools/testing/lanes/run.
+#
+# lane_read FILE: one lane into lane_title, lane_kernel (stock, debug,
+#   kcsan or a Debian kernel package), lane_cpus, lane_boot (added to the
+#   kernel command line), lane_mem, lane_timeout, lane_env (an array of
+#   VAR=VALUE, the tests' environment) and lane_plan (an array: the
+#   guest's plan, one "PARAMS : TEST..." run or "check WHAT" a line, the
+#   @sets of lanes/sets and of the file expanded).  Returns 1, with the
+#   reason on stderr, on a line it does not know, an unknown set or test,
+#   or a required key missing: a typo must not run a lane other than
+#   written.
+# lane_list [LIST]: the lanes LIST names (CFLIST by default), one a line.
+# lane_counts LOG: the cases of a lane's output (lanes/guest.sh's, the
+#   kernel runner's TAP within it) as "PASSED FAILED SKIPPED", each
+#   test's nested cases counted, a test without any counted as one case,
+#   a test that failed with no failed case, or ran fewer cases than its
+#   plan, as failed cases more; and the lane's own checks.
+
+lanes_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# The kselftest entries (selftests/Makefile), which a run may name.
+lane_tests() {
+	sed -n -e '/^TEST_GEN_PROGS :=/,/[^\\]$/p' -e '/^TEST_PROGS :=/,/[^\\]$/p' \
+		"$lanes_dir/../../../selftests/Makefile" |
+		sed -e 's/^[A-Z_]* :=//' -e 's/\\$//' | tr -s ' \t' '\n' | sed '/^$/d'
+}
 
 lane_read() {
-	local file=$1 key rest n=0 loads=() vars=() v
+	local file=$1 key rest n=0 w words name known
+	declare -A sets=()
 
 	lane_title='' lane_kernel='' lane_cpus='' lane_boot=''
-	lane_env=()
+	lane_mem=1024 lane_timeout=1000 lane_env=() lane_plan=()
 	[[ -f $file ]] || { echo "$file: no such lane" >&2; return 1; }
+	known=" $(lane_tests | tr '\n' ' ') "
 	while read -r key rest; do
 		n=$((n + 1))
 		case $key in
-		'' | '#'*) ;;
+		'' | '#'*) continue ;;
 		title) lane_title=$rest ;;
 		kernel) lane_kernel=$rest ;;
 		cpus) lane_cpus=$rest ;;
 		boot) lane_boot=$rest ;;
-		load)
-			[[ $rest != *';'* && -n $rest ]] || {
-				echo "$file:$n: a load is one line of parameters" >&2
+		mem) lane_mem=$rest ;;
+		timeout) lane_timeout=$rest ;;
+		set)
+			name=${rest%% *}
+			[[ $name =~ ^[a-z]+$ && $rest == *' '* ]] || {
+				echo "$file:$n: set NAME TEST..." >&2
 				return 1
 			}
-			loads+=("$rest")
+			sets[$name]=${rest#* }
 			;;
-		tests) lane_env+=("AVC_RCU_TESTS=$rest") ;;
-		once) lane_env+=("AVC_RCU_ONCE_TESTS=$rest") ;;
-		wrap) lane_env+=("AVC_RCU_WRAP_TESTS=$rest") ;;
+		run)
+			[[ $rest == *:* ]] || {
+				echo "$file:$n: run PARAMS : TEST..." >&2
+				return 1
+			}
+			words=''
+			for w in ${rest#*:}; do
+				if [[ $w == @* ]]; then
+					[[ -n ${sets[${w#@}]:-} ]] || {
+						echo "$file:$n: no set $w" >&2
+						return 1
+					}
+					words+=" ${sets[${w#@}]}"
+				elif [[ $known == *" $w "* ]]; then
+					words+=" $w"
+				else
+					echo "$file:$n: no test $w in selftests/Makefile" >&2
+					return 1
+				fi
+			done
+			[[ -n $words ]] || { echo "$file:$n: no test" >&2; return 1; }
+			w=$(echo ${rest%%:*})
+			lane_plan+=("${w:+$w }:$words")
+			;;
+		check)
+			[[ $rest == kmemleak || $rest == kcsan ]] || {
+				echo "$file:$n: check kmemleak | kcsan" >&2
+				return 1
+			}
+			lane_plan+=("check $rest")
+			;;
 		env)
-			read -r -a vars <<<"$rest"
-			for v in "${vars[@]}"; do
-				[[ $v =~ ^AVC_[A-Z0-9_]+=[^\ ]*$ ]] || {
-					echo "$file:$n: not AVC_...=VALUE: $v" >&2
+			for w in $rest; do
+				[[ $w =~ ^AVC_[A-Z0-9_]+=[^\ ]*$ ]] || {
+					echo "$file:$n: not AVC_...=VALUE: $w" >&2
 					return 1
 				}
-				lane_env+=("$v")
+				lane_env+=("$w")
 			done
 			;;
 		*)
@@ -47,27 +99,51 @@ lane_read() {
 			return 1
 			;;
 		esac
-	done <"$file"
-	if ((${#loads[@]})); then
-		local IFS=';'
-		lane_env=("AVC_RCU_LOADS=${loads[*]}" "${lane_env[@]}")
-	fi
+	done < <(cat "$lanes_dir/sets" "$file")
 	[[ -n $lane_title ]] || { echo "$file: no title" >&2; return 1; }
 	[[ $lane_kernel =~ ^(stock|debug|kcsan|linux-image-[a-z0-9.-]+)$ ]] || {
 		echo "$file: kernel: not stock, debug, kcsan or linux-image-...:" \
 			"'$lane_kernel'" >&2
 		return 1
 	}
-	[[ $lane_cpus =~ ^[1-9][0-9]*$ ]] || {
-		echo "$file: cpus: not a positive number: '$lane_cpus'" >&2
-		return 1
-	}
+	for w in cpus mem timeout; do
+		name=lane_$w
+		[[ ${!name} =~ ^[1-9][0-9]*$ ]] || {
+			echo "$file: $w: not a positive number: '${!name}'" >&2
+			return 1
+		}
+	done
+	((${#lane_plan[@]})) || { echo "$file: no run" >&2; return 1; }
 }
 
-# lane_list [LIST]: the lanes named in LIST (CFLIST by default), one a
-# line, comments and blank lines left out.
 lane_list() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$lanes_dir/CFLIST}"
 }
 
-lanes_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+lane_counts() {
+	awk '
+	function close_test(failed_top,   c) {
+		c = np + nf + ns
+		if (!c) {
+			if (skip_top) s++; else if (failed_top) f++; else p++
+		} else {
+			p += np; f += nf; s += ns
+			if (failed_top && !nf) f++
+			if (plan > c) f += plan - c
+		}
+		np = nf = ns = plan = 0
+	}
+	/^# (not )?ok [0-9]+ / {
+		if ($0 ~ /^# not ok/) nf++
+		else if ($0 ~ /# [Ss][Kk][Ii][Pp]/) ns++
+		else np++
+	}
+	/^# 1\.\.[0-9]+/ { split($2, a, "."); plan = a[3] + 0 }
+	/^(not )?ok [0-9]+ selftests: / {
+		skip_top = $0 ~ /# SKIP$/
+		close_test($1 == "not")
+	}
+	/^ok - / { p++ }
+	/^not ok - / { f++ }
+	END { printf "%d %d %d\n", p, f, s }' "$1"
+}
