@@ -21,8 +21,10 @@ struct avcrcufs_file {
 	umode_t mode;
 };
 
-/* policy_files.c: load, access, seqno */
-extern const struct avcrcufs_file avcrcufs_top_dir[];
+/* load.c: load and seqno; access.c: access (the top directory's files) */
+extern const struct file_operations avcrcufs_load_fops;
+extern const struct file_operations avcrcufs_seqno_fops;
+extern const struct file_operations avcrcufs_access_fops;
 /* avc_files.c: avc/cache_threshold, avc/hash_stats, avc/cache_stats */
 extern const struct avcrcufs_file avcrcufs_avc_dir[];
 

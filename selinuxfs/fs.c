@@ -23,6 +23,14 @@
 #include <uapi/linux/avc_rcu.h>
 #include "avcrcufs.h"
 
+/* The files at the top of the filesystem, as selinuxfs has load. */
+static const struct avcrcufs_file avcrcufs_top_dir[] = {
+	{ AVC_RCU_FILE_LOAD, &avcrcufs_load_fops, 0600 },
+	{ AVC_RCU_FILE_ACCESS, &avcrcufs_access_fops, 0666 },
+	{ AVC_RCU_FILE_SEQNO, &avcrcufs_seqno_fops, 0444 },
+	{ }
+};
+
 static struct inode *avcrcufs_new_inode(struct super_block *sb,
 					umode_t mode, unsigned long ino)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: an access request, as the access file takes it
- * (selinuxfs/policy_files.c, avcrcufs_access_write()): 1 to 128 bytes,
+ * (selinuxfs/access.c, avcrcufs_access_write()): 1 to 128 bytes,
  * exactly four numbers for avc_parse_fields(), "<ssid> <tsid> <tclass>
  * <requested>", a tclass above 65535 refused.  Anything else is -EINVAL.
  *
