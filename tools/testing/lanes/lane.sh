@@ -3,7 +3,8 @@
 # The lanes of make check (README: the format), for bash: sourced by
 # tools/testing/check and tools/testing/lanes/run.
 #
-# lane_read FILE: one lane into lane_title, lane_kernel (stock, debug,
+# lane_read LANE: one lane, a file of lanes/ or, with a '/', any file,
+#   into lane_title, lane_kernel (stock, debug,
 #   kcsan or a Debian kernel package), lane_cpus, lane_boot (added to the
 #   kernel command line), lane_mem, lane_timeout, lane_env (an array of
 #   VAR=VALUE, the tests' environment) and lane_plan (an array: the
@@ -32,6 +33,7 @@ lane_read() {
 	local file=$1 key rest n=0 w words name known
 	declare -A sets=()
 
+	[[ $file == */* ]] || file=$lanes_dir/$file
 	lane_title='' lane_kernel='' lane_cpus='' lane_boot=''
 	lane_mem=1024 lane_timeout=1000 lane_env=() lane_plan=()
 	[[ -f $file ]] || { echo "$file: no such lane" >&2; return 1; }
