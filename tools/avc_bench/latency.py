@@ -1,34 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Read the miss latencies of a make bench run against their two goals,
-and draw them.
+"""make bench's native miss latencies (avc_native_latency's --csv) against
+their two goals (Documentation/benchmarks.rst, "Miss latency").  --guest:
+report.py's --reclaim-csv, drawn beside them by --plot; --check fails
+unless every mode timed misses at every number of slots and threshold."""
 
-  latency.py [--guest RECLAIM_CSV] [--plot PNG] [--check] LATENCY_CSV
-
-LATENCY_CSV is avc_native_latency's --csv (the native misses, one row per
-number of slots, threshold and mode: lru, fifo, newest, and 6.1, the
-rewrite of Linux 6.1's insert and reclaim).  Two tables:
-
-- the p99 of a miss that reclaims, by number of slots, and its growth from
-  the fewest slots to the most: a reclaim's cost should not grow with the
-  table;
-- the ratio of that p99 to the p99 of a miss that does not reclaim, by
-  number of slots, against the goal of at most 2 ("*" marks a row that
-  meets it).
-
---guest RECLAIM_CSV: report.py's --reclaim-csv (the reclaims traced in the
-guest), drawn as a third row of panels: the p50 and p99 of each
-reclaim's duration_ns by number of slots.
---plot PNG: draw them, one column of panels per threshold (needs
-python3-matplotlib).
---check: fail unless LATENCY_CSV has a row for every mode at every number
-of slots and threshold it names, each with misses of both kinds or, where
-every miss reclaimed, of the one; the numbers themselves are never
-judged.
-"""
-
+import argparse
 import csv
 import sys
+
+from report import log2_x, pyplot, verdict
 
 MODES = ('lru', 'fifo', 'newest', '6.1')
 GOAL = 2.0
@@ -36,50 +17,27 @@ GOAL = 2.0
 COLOURS = {'lru': 'C0', 'fifo': 'C1', 'newest': 'C2', '6.1': 'k'}
 
 
-def num(v):
-    return int(v) if v not in ('', None) else None
-
-
-def read_native(path):
-    """{(slots, threshold, mode): row}, the numbers as ints or None"""
-    rows = {}
+def read(path, mode):
+    """{(slots, threshold, @mode's value): row}"""
     with open(path) as f:
-        for r in csv.DictReader(f):
-            key = (int(r['slots']), int(r['threshold']), r['mode'])
-            rows[key] = {k: (v if k == 'mode' else num(v))
-                         for k, v in r.items()}
-    return rows
-
-
-def read_guest(path):
-    """{(slots, threshold, policy): row} from report.py's --reclaim-csv"""
-    rows = {}
-    with open(path) as f:
-        for r in csv.DictReader(f):
-            key = (int(r['slots']), int(r['threshold']), r['policy'])
-            rows[key] = r
-    return rows
+        return {(int(r['slots']), int(r['threshold']), r[mode]): r
+                for r in csv.DictReader(f)}
 
 
 def axes_of(rows):
-    slots = sorted({k[0] for k in rows})
-    thresholds = sorted({k[1] for k in rows})
-    modes = [m for m in MODES if any(k[2] == m for k in rows)]
-    return slots, thresholds, modes
+    return (sorted({k[0] for k in rows}), sorted({k[1] for k in rows}),
+            [m for m in MODES if any(k[2] == m for k in rows)])
 
 
 def ratio(r):
     """p99 of reclaiming misses over p99 of the others, or None"""
-    if not r or not r['r_p99'] or not r['p99']:
-        return None
-    return r['r_p99'] / r['p99']
+    return r['r_p99'] / r['p99'] if r and r['r_p99'] and r['p99'] else None
 
 
 def tables(rows):
     slots, thresholds, modes = axes_of(rows)
-    lo, hi = slots[0], slots[-1]
     print('p99 of a miss that reclaims (ns), natively, by slots; growth '
-          '%d -> %d slots:' % (lo, hi))
+          '%d -> %d slots:' % (slots[0], slots[-1]))
     print('%6s %-7s' % ('thr', 'mode') + ''.join('%9d' % s for s in slots) +
           '%9s' % 'growth')
     for t in thresholds:
@@ -90,32 +48,23 @@ def tables(rows):
             if v[0] and v[-1]:
                 line += '%8.2fx' % (v[-1] / v[0])
             print(line)
-    print()
-    print('p99 ratio, a miss that reclaims / one that does not (goal: at most '
-          '%g; * met):' % GOAL)
+    print('\np99 ratio, a miss that reclaims / one that does not (goal: at '
+          'most %g; * met):' % GOAL)
     print('%6s %-7s' % ('thr', 'mode') + ''.join('%9d' % s for s in slots))
-    met = {}
+    met = {m: [] for m in modes}
     for t in thresholds:
         for m in modes:
-            line = '%6d %-7s' % (t, m)
-            for s in slots:
-                x = ratio(rows.get((s, t, m)))
-                if x is None:
-                    line += '%9s' % '-'
-                    continue
-                ok = x <= GOAL
-                met.setdefault(m, []).append(ok)
-                line += '%8.2f%s' % (x, '*' if ok else ' ')
-            print(line)
+            xs = [ratio(rows.get((s, t, m))) for s in slots]
+            met[m] += [x <= GOAL for x in xs if x is not None]
+            print('%6d %-7s' % (t, m) + ''.join(
+                '%9s' % '-' if x is None else
+                '%8.2f%s' % (x, '*' if x <= GOAL else ' ') for x in xs))
     for m in modes:
-        print('%-7s goal met in %d of %d rows' % (m, sum(met.get(m, [])),
-                                                  len(met.get(m, []))))
+        print('%-7s goal met in %d of %d rows' % (m, sum(met[m]), len(met[m])))
 
 
 def plot(rows, guest, png):
-    import matplotlib
-    matplotlib.use('Agg')
-    import matplotlib.pyplot as plt
+    matplotlib, plt = pyplot()
     slots, thresholds, modes = axes_of(rows)
     nrows = 3 if guest else 2
     fig, axes = plt.subplots(nrows, len(thresholds), squeeze=False,
@@ -134,8 +83,7 @@ def plot(rows, guest, png):
                    if ratio(rows.get((s, t, m))) is not None]
             if pts:
                 mid.plot(*zip(*pts), **style)
-        # For scale, the p99 of misses that do not reclaim, the lowest
-        # of the modes at each number of slots.
+        # For scale, the lowest p99 of the misses that do not reclaim.
         plain = [[rows[(s, t, m)]['p99'] for m in modes
                   if rows.get((s, t, m), {}).get('p99')] for s in slots]
         pts = [(s, min(p)) for s, p in zip(slots, plain) if p]
@@ -147,27 +95,21 @@ def plot(rows, guest, png):
         mid.axhline(GOAL, color='red', linewidth=1, label='goal: 2x')
         if guest:
             bot = axes[2][col]
-            drawn = False
             for p in ('lru', 'fifo', 'newest'):
                 for q, style in (('duration_p50', '-'), ('duration_p99', ':')):
                     pts = [(s, int(guest[(s, t, p)][q])) for s in slots
                            if guest.get((s, t, p), {}).get(q)]
                     if pts:
                         bot.plot(*zip(*pts), color=COLOURS[p], marker='s',
-                                 linestyle=style, label='%s %s' %
-                                 (p, q[-3:]))
-                        drawn = True
-            if drawn:
+                                 linestyle=style, label='%s %s' % (p, q[-3:]))
+            if bot.lines:
                 bot.set_yscale('log')
             else:
                 bot.text(0.5, 0.5, 'not measured\nin the guest',
                          ha='center', va='center', transform=bot.transAxes,
                          color='0.5')
         for ax in axes[:, col]:
-            ax.set_xscale('log', base=2)
-            ax.set_xticks(slots)
-            ax.get_xaxis().set_major_formatter(
-                matplotlib.ticker.ScalarFormatter())
+            log2_x(ax, slots, matplotlib)
             ax.grid(True, which='both', alpha=0.3)
         axes[-1][col].set_xlabel('slots')
     # Plain numbers on the log scales, at 1, 2 and 5 of each decade.
@@ -195,54 +137,36 @@ def plot(rows, guest, png):
 def check(rows):
     slots, thresholds, _ = axes_of(rows)
     problems = []
-    for s in slots:
-        for t in thresholds:
-            for m in MODES:
-                r = rows.get((s, t, m))
-                if not r:
-                    problems.append('no row for %d slots, threshold %d, %s'
-                                    % (s, t, m))
-                elif not r['r_p99'] and not r['p99']:
-                    problems.append('no miss timed at %d slots, threshold '
-                                    '%d, %s' % (s, t, m))
+    for k in ((s, t, m) for s in slots for t in thresholds for m in MODES):
+        r = rows.get(k)
+        if not r:
+            problems.append('no row for %d slots, threshold %d, %s' % k)
+        elif not r['r_p99'] and not r['p99']:
+            problems.append('no miss timed at %d slots, threshold %d, %s' % k)
     return problems
 
 
 def main():
-    args = sys.argv[1:]
-    guest_csv, png, want_check = None, None, False
-    while args and args[0].startswith('--'):
-        if args[0] == '--guest' and len(args) > 1:
-            guest_csv = args[1]
-            args = args[2:]
-        elif args[0] == '--plot' and len(args) > 1:
-            png = args[1]
-            args = args[2:]
-        elif args[0] == '--check':
-            want_check = True
-            args = args[1:]
-        else:
-            break
-    if len(args) != 1:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    rows = read_native(args[0])
+    p = argparse.ArgumentParser()
+    p.add_argument('--guest')
+    p.add_argument('--plot')
+    p.add_argument('--check', action='store_true')
+    p.add_argument('csv')
+    args = p.parse_args()
+    # The numbers as ints, or None where a field is empty.
+    rows = {k: {f: v if f == 'mode' else int(v) if v not in ('', None)
+                else None for f, v in r.items()}
+            for k, r in read(args.csv, 'mode').items()}
     if not rows:
-        print('latency: no rows in %s' % args[0])
+        print('latency: no rows in %s' % args.csv)
         return 1
     tables(rows)
-    guest = read_guest(guest_csv) if guest_csv else None
-    if png:
-        plot(rows, guest, png)
-        print('\nplot: %s' % png)
-    if want_check:
-        problems = check(rows)
-        for p in problems:
-            print('latency: %s' % p)
-        if problems:
-            return 1
-        print('latency: every row measured')
-    return 0
+    if args.plot:
+        plot(rows, read(args.guest, 'policy') if args.guest else None,
+             args.plot)
+        print('\nplot: %s' % args.plot)
+    return verdict('latency', check(rows), 'every row measured') \
+        if args.check else 0
 
 
 if __name__ == '__main__':
