@@ -2,35 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # avc_rcu_kunit.ko's KUnit suites (avc/cache_kunit.c, avc/ss/ss_kunit.c,
-# selinuxfs/threshold_kunit.c) as TAP, on a kernel with KUnit and its
-# debugfs results (the debug kernel; elsewhere it skips).  Runs as root
-# (busybox ash in the guests); prints TAP version 13 with one case per KUnit test case, named
-# SUITE.CASE, and the plan last (the number of cases is known once the
-# suites have run).
-#
-# The suites run while insmod loads the module; each one's KTAP is then
-# read from /sys/kernel/debug/kunit/SUITE/results, and the module is
-# removed.  A failed load, an expected suite that did not run, a suite of
-# ours not expected here, a suite whose case results are fewer or more
-# than its plan (KUnit keeps 512 bytes of log a case: a case with many
-# failures can lose its result line), and a failed case each fail.
-#
-# Environment: AVC_RCU_KUNIT_KO (default avc_rcu_kunit.ko next to this
-# script).
+# selinuxfs/threshold_kunit.c), run by its insmod, on a kernel with
+# KUnit's debugfs results (the debug kernel; elsewhere a skip): a case per
+# KUnit case, SUITE.CASE, the plan last.  A failed load, an expected suite
+# that did not run, a suite of ours not expected, a suite with fewer or
+# more case results than its plan (KUnit keeps 512 bytes of log a case:
+# a case with many failures can lose its result line), and a failed case
+# each fail.  AVC_RCU_KUNIT_KO: the module (avc_rcu_kunit.ko beside this).
 
 set -u
 
-HERE=$(cd "$(dirname "$0")" && pwd)
-KO=${AVC_RCU_KUNIT_KO:-$HERE/avc_rcu_kunit.ko}
+. "$(dirname "$0")/lib/tst.sh"
+KO=${AVC_RCU_KUNIT_KO:-$tst_dir/avc_rcu_kunit.ko}
 DBG=/sys/kernel/debug
 # The suites the module defines, each of which must have run.
 SUITES="avc_rcu_evict avc_rcu_insert avc_rcu_order avc_rcu_ss avc_rcu_threshold"
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_kunit.XXXXXX")
-
-# shellcheck source=selftests/lib/ktap.sh
-. "$HERE/lib/ktap.sh"
-
-trap 'rm -rf "$TMP"' EXIT
 
 bail() {
 	not_ok "$1"
@@ -38,27 +24,20 @@ bail() {
 	exit 1
 }
 
-echo "TAP version 13"
 grep -q " $DBG debugfs " /proc/mounts ||
 	mount -t debugfs none "$DBG" 2>/dev/null || true
-if [ "$(id -u)" != 0 ] || [ ! -d "$DBG/kunit" ]; then
-	echo "1..0 # SKIP not root, or a kernel without KUnit's debugfs results"
-	exit 4
-fi
+[ "$(id -u)" = 0 ] && [ -d "$DBG/kunit" ] ||
+	tst_skip_all "not root, or a kernel without KUnit's debugfs results"
 [ -f "$KO" ] || bail "no $KO (Kbuild builds it for a kernel with KUnit)"
-if [ -d /sys/module/avc_rcu_kunit ]; then
-	rmmod avc_rcu_kunit || bail "a leftover avc_rcu_kunit would not unload"
-fi
+[ ! -d /sys/module/avc_rcu_kunit ] || rmmod avc_rcu_kunit ||
+	bail "a leftover avc_rcu_kunit would not unload"
 
-t0=$(cut -d ' ' -f 1 /proc/uptime)
+t0=$(tst_now)
 insmod "$KO" 2>"$TMP/err" || bail "insmod $KO: $(cat "$TMP/err")"
-diag "insmod ran the suites in $(awk -v a="$t0" \
-	-v b="$(cut -d ' ' -f 1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }') s"
+diag "insmod ran the suites in $(tst_since "$t0") s"
 
 # Every suite of ours that ran, and every expected one, ran or not.
-found=$(cd "$DBG/kunit" && for d in avc_rcu_*; do
-	[ -d "$d" ] && echo "$d"
-done)
+found=$(cd "$DBG/kunit" && for d in avc_rcu_*; do [ -d "$d" ] && echo "$d"; done)
 # shellcheck disable=SC2086
 for suite in $(printf '%s\n' $SUITES $found | sort -u); do
 	case " $SUITES " in
@@ -81,25 +60,21 @@ for suite in $(printf '%s\n' $SUITES $found | sort -u); do
 				suite, bad ? $4 : $3
 			cases++
 		}
-		END { printf "N %d %d\n", plan, cases }' "$TMP/res" >"$TMP/cases"
+		END {
+			if (!(plan > 0 && plan == cases))
+				printf "X %d case results for a plan of %d\n", cases, plan
+		}' "$TMP/res" >"$TMP/cases"
 	while read -r what name; do
 		case $what in
 		P) ok "$name" ;;
 		S) skip "$name" "skipped by KUnit" ;;
 		F) not_ok "$name" ;;
-		N)
-			# shellcheck disable=SC2086
-			set -- $name
-			[ "$1" -gt 0 ] && [ "$1" -eq "$2" ] ||
-				not_ok "$suite: $2 case results for a plan of $1"
-			;;
+		X) not_ok "$suite: $name" ;;
 		esac
 	done <"$TMP/cases"
 	# The whole KTAP of a suite with a failure, expectations and all.
-	if grep -q '^    not ok\|EXPECTATION FAILED\|ASSERTION FAILED' \
-		"$TMP/res"; then
+	! grep -q '^    not ok\|EXPECTATION FAILED\|ASSERTION FAILED' "$TMP/res" ||
 		sed 's/^/# /' "$TMP/res"
-	fi
 done
 
 rmmod avc_rcu_kunit || not_ok "rmmod avc_rcu_kunit"

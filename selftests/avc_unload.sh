@@ -1,144 +1,62 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# avc_rcu load/unload cycles with nothing leaked.  Runs as root (busybox
-# ash in the guests) with the module not loaded, and loads the module
-# lib/module.sh finds itself; prints TAP version 13.
+# avc_rcu load/unload cycles with nothing leaked, the module loaded by
+# the test itself (lib/module.sh finds it; none may be loaded):
 #
-#  - insmod with bad parameters fails and leaves no trace;
-#  - N cycles of insmod (various slots and sync), mount, fresh state,
-#    policy load, queries, slab objects == entries, rmmod refused while
-#    mounted or while a file is open, umount, rmmod; then no module, no
-#    mount point, no filesystem type, no slab cache.
-#
-# Environment: AVC_RCU_KO (lib/module.sh), AVC_RCU_MNT,
-# AVC_TOOL (default: avc_tool next to this script), AVC_UNLOAD_CYCLES
-# (default 10), AVC_RCU_SLAB (the slab cache's name, default avc_rcu_node),
-# AVC_RCU_ALLOW_DEPMOD (1: the autoload case may copy the module into
-# /lib/modules/$(uname -r)/extra and run depmod when no avc_rcu is
-# installed there; the QEMU guest's /init sets it.  Otherwise that case
-# runs only if the module is installed, e.g. by make install, and is
-# skipped, not failed, if it is not: a test machine's module tree is not
-# the test's to change).
+#  - insmod with bad parameters fails, leaves no trace, names the value;
+#  - with fault injection (the debug kernel), the setup's Nth allocation
+#    failing, N = 1, 2, ...: ENOMEM and nothing left, or a working module;
+#  - AVC_UNLOAD_CYCLES (10) cycles of insmod (slots, sync, reclaim,
+#    hash_seed), mount, fresh state, policy load, queries, slab objects ==
+#    entries (AVC_RCU_SLAB), rmmod refused while mounted or while a file
+#    is open, umount, rmmod; then no module, mount point, filesystem type
+#    or slab cache;
+#  - mount -t avcrcufs loads the module (AVC_RCU_ALLOW_DEPMOD, below).
 
 set -eu
 
-HERE=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=selftests/lib/module.sh
-. "$HERE/lib/module.sh"
-if ! tst_module_find; then
-	echo "TAP version 13"
-	echo "1..0 # SKIP $tst_module_why"
-	exit 4
-fi
+. "$(dirname "$0")/lib/tst.sh"
+tst_module_find || tst_skip_all "$tst_module_why"
 KO=$tst_ko
-TOOL=${AVC_TOOL:-$HERE/avc_tool}
 CYCLES=${AVC_UNLOAD_CYCLES:-10}
 SLAB=${AVC_RCU_SLAB:-avc_rcu_node}
-FSTYPE=avcrcufs
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/avc_unload.XXXXXX")
 
-# shellcheck source=selftests/lib/ktap.sh
-. "$HERE/lib/ktap.sh"
-
-cleanup() {
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-# check DESCRIPTION COMMAND...: one test case from a command's status;
-# its output is shown only on failure.
-check() {
-	desc=$1
-	shift
-	if "$@" >"$TMP/out" 2>&1; then
-		ok "$desc"
-	else
-		sed 's/^/# /' "$TMP/out"
-		not_ok "$desc"
-	fi
-}
-
-loaded() {
-	[ -d /sys/module/avc_rcu ]
-}
-
-mounted() {
-	awk -v m="$MNT" '$2 == m && $3 == "avcrcufs" { f = 1 } END { exit !f }' \
-		/proc/mounts
-}
+loaded() { [ -d /sys/module/avc_rcu ]; }
 
 # Active objects of the slab cache, or nothing if it is not listed.
-slab_active() {
-	awk -v s="$SLAB" '$1 == s { print $2 }' /proc/slabinfo
-}
-
-nomerge() {
-	grep -qw slab_nomerge /proc/cmdline
-}
+slab_active() { awk -v s="$SLAB" '$1 == s { print $2 }' /proc/slabinfo; }
 
 # Everything the module made is gone.
 gone() {
 	rc=0
-	if loaded; then
-		echo "/sys/module/avc_rcu still there"
-		rc=1
-	fi
-	if [ -e "$MNT" ]; then
-		echo "$MNT still there"
-		rc=1
-	fi
-	if grep -qw avcrcufs /proc/filesystems; then
-		echo "avcrcufs still in /proc/filesystems"
-		rc=1
-	fi
-	if [ -n "$(slab_active)" ]; then
-		echo "$SLAB still in /proc/slabinfo"
-		rc=1
-	fi
+	! loaded || { echo "/sys/module/avc_rcu still there"; rc=1; }
+	[ ! -e "$MNT" ] || { echo "$MNT still there"; rc=1; }
+	! grep -qw avcrcufs /proc/filesystems ||
+		{ echo "avcrcufs still in /proc/filesystems"; rc=1; }
+	[ -z "$(slab_active)" ] || { echo "$SLAB still in /proc/slabinfo"; rc=1; }
 	return $rc
 }
 
-# Read the module state into st_seqno, st_entries, ... (avc_tool state).
-st_seqno='' st_threshold='' st_entries='' st_used='' st_slots=''
-st_longest='' st_lookups='' st_hits='' st_misses='' st_allocations=''
-st_reclaims='' st_frees=''
-state() {
-	"$TOOL" state >"$TMP/state" || return 1
-	eval "$(sed 's/\([a-z]*\)=/st_\1=/g' "$TMP/state")"
-}
-
+# The state of a module just loaded with $1 slots (avc_tool state's first
+# line is its seqno, threshold and hash_stats).
 fresh_state() {
-	state || return 1
+	tst_state || { cat "$TMP/state"; return 1; }
+	got=$(sed -n 1p "$TMP/state")
 	want="seqno=0 threshold=512 entries=0 used=0 slots=$1 longest=0"
-	got="seqno=$st_seqno threshold=$st_threshold entries=$st_entries"
-	got="$got used=$st_used slots=$st_slots longest=$st_longest"
-	if [ "$got" != "$want" ]; then
-		echo "got  $got"
-		echo "want $want"
-		return 1
-	fi
-	counters="$st_lookups $st_hits $st_misses $st_allocations"
-	counters="$counters $st_reclaims $st_frees"
-	if [ "$counters" != "0 0 0 0 0 0" ]; then
-		echo "counters not zero after insmod: $counters"
-		return 1
-	fi
+	[ "$got" = "$want" ] || { printf 'got  %s\nwant %s\n' "$got" "$want"; return 1; }
+	[ "$st_lookups$st_hits$st_misses$st_allocations$st_reclaims$st_frees" = 000000 ] ||
+		{ echo "counters not zero after insmod: $(sed -n 2p "$TMP/state")"; return 1; }
 	rows=$(awk 'END { print NR - 1 }' "$MNT/avc/cache_stats")
 	possible=$(tr ',' '\n' </sys/devices/system/cpu/possible |
 		   awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n }')
-	if [ "$rows" != "$possible" ]; then
-		echo "cache_stats has $rows rows for $possible possible CPUs"
-		return 1
-	fi
+	[ "$rows" = "$possible" ] ||
+		{ echo "cache_stats has $rows rows for $possible possible CPUs"; return 1; }
 }
 
 expect_reply() {
 	got=$("$TOOL" access "$1" "$2" "$3" 0) || return 1
-	if [ "$got" != "$4" ]; then
-		echo "access $1 $2 $3: got '$got', want '$4'"
-		return 1
-	fi
+	[ "$got" = "$4" ] || { echo "access $1 $2 $3: got '$got', want '$4'"; return 1; }
 }
 
 # The slab cache holds exactly the live entries once idle.
@@ -146,30 +64,21 @@ slab_matches() {
 	"$TOOL" quiesce || return 1
 	tries=0
 	while :; do
-		state || return 1
-		if [ -w "/sys/kernel/slab/$SLAB/shrink" ]; then
+		tst_state || { cat "$TMP/state"; return 1; }
+		[ ! -w "/sys/kernel/slab/$SLAB/shrink" ] ||
 			echo 1 >"/sys/kernel/slab/$SLAB/shrink"
-		fi
 		active=$(slab_active)
-		if [ -z "$active" ]; then
-			echo "$SLAB not in /proc/slabinfo while loaded"
-			return 1
-		fi
-		[ "$active" = "$st_entries" ] && return 0
+		[ -n "$active" ] || { echo "$SLAB not in /proc/slabinfo while loaded"; return 1; }
+		[ "$active" != "$st_entries" ] || return 0
 		tries=$((tries + 1))
-		if [ $tries -ge 50 ]; then
-			echo "$SLAB: $active active objects, $st_entries entries"
-			return 1
-		fi
+		[ $tries -lt 50 ] ||
+			{ echo "$SLAB: $active active objects, $st_entries entries"; return 1; }
 		sleep 0.2
 	done
 }
 
 rmmod_refused() {
-	if rmmod avc_rcu 2>"$TMP/err"; then
-		echo "rmmod succeeded while $1"
-		return 1
-	fi
+	! rmmod avc_rcu 2>"$TMP/err" || { echo "rmmod succeeded while $1"; return 1; }
 	cat "$TMP/err"
 	loaded || { echo "module gone after a refused rmmod"; return 1; }
 }
@@ -185,7 +94,6 @@ rmmod_now() {
 	[ $tries -eq 0 ] || echo "# rmmod needed $((tries + 1)) attempts"
 }
 
-echo "TAP version 13"
 diag "module $KO, mount point $MNT, $CYCLES cycles"
 check "not loaded at start" gone
 
@@ -204,21 +112,17 @@ for p in slots=0 slots=15 slots=100 slots=8 slots=131072 slots=-1 \
 done
 
 # A refused value is named in the kernel log, as sync='s is.
-logged() {	# the kernel log has a line with $1
+logged() {
 	dmesg | grep -qF -- "$1" || { echo "no '$1' in the kernel log"; return 1; }
 }
 check "reclaim=bogus named in the log" \
 	logged "reclaim=bogus: must be lru, fifo or newest"
 
-# On a kernel with fault injection (the debug kernel), the module's own
-# setup with its Nth fault-injectable allocation failing, for N = 1, 2,
-# ... until the module says the injection was not reached: init_fail_nth
-# arms the per-task counter of /proc/<pid>/fail-nth around the setup only
-# (the loader's allocations and kmem_cache_create() report their failures
-# with stack dumps, see selinuxfs/main.c).  Each insmod must fail with
-# ENOMEM and leave nothing, or load a module that works as a fresh one.
-# The injectors are made quiet and sleeping allocations injectable, as
-# avc_faults does; their settings are put back after.
+# The setup with its Nth fault-injectable allocation failing, for N = 1,
+# 2, ... until the module says the injection was not reached:
+# init_fail_nth arms /proc/<pid>/fail-nth around the module's own setup
+# only (see selinuxfs/main.c).  The injectors are made quiet and sleeping
+# allocations injectable, as avc_faults does, and put back after.
 FI=/sys/kernel/debug
 FI_KNOBS="failslab/verbose failslab/ignore-gfp-wait fail_page_alloc/verbose
 fail_page_alloc/ignore-gfp-wait fail_page_alloc/min-order"
@@ -257,7 +161,7 @@ fault_log() {
 
 # A module that loaded under injection works as a fresh one, and goes.
 works_fresh() {
-	mount -t "$FSTYPE" "$FSTYPE" "$MNT" || return 1
+	mount -t avcrcufs avcrcufs "$MNT" || return 1
 	wf_rc=0
 	fresh_state 512 &&
 		printf 'allow 1 2 3 0x7\npermissive 5\n' >"$TMP/fpolicy" &&
@@ -324,11 +228,10 @@ fault_sweep() {
 	not_ok "insmod fault sweep: still injected at N = $FAULT_MAX (AVC_FAULTS_MAX_N)"
 }
 
-# Which allocation is the Nth moves between boots (kmemleak's own
-# allocations, whether a slab needs a page), so the sweep may not reach
-# the mount point's failure: made on purpose too, with only the caches
-# slub_debug marked (avc_rcu_node, kernfs_node_cache) injectable and no
-# page: allocation 1 is then the mount point's kernfs node.
+# Which allocation is the Nth moves between boots, so the sweep may not
+# reach the mount point's failure: made on purpose too, with only the
+# caches slub_debug marked (avc_rcu_node, kernfs_node_cache) injectable
+# and no page: allocation 1 is then the mount point's kernfs node.
 FI_KNOBS="$FI_KNOBS failslab/cache-filter"
 kernfs_fails() {
 	fi_set failslab/cache-filter Y && fi_set fail_page_alloc/min-order 64 ||
@@ -385,17 +288,13 @@ params_shown() {	# sync reclaim seed
 	done
 }
 
-slots_list="16 512 65536 1024 32 512 16 65536 4096 512"
-syncs="rcu spinlock rwlock"
-reclaims="lru fifo newest lru"
-seeds="0 7 4294967295"
 i=0
 while [ $i -lt "$CYCLES" ]; do
 	i=$((i + 1))
-	slots=$(echo "$slots_list" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
-	sync=$(echo "$syncs" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
-	reclaim=$(echo "$reclaims" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
-	seed=$(echo "$seeds" | awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
+	set -- $(printf '%s\n' "16 512 65536 1024 32 512 16 65536 4096 512" \
+		"rcu spinlock rwlock" "lru fifo newest lru" "0 7 4294967295" |
+		awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
+	slots=$1 sync=$2 reclaim=$3 seed=$4
 	c="cycle $i (slots=$slots sync=$sync reclaim=$reclaim hash_seed=$seed)"
 
 	if ! insmod "$KO" "slots=$slots" "sync=$sync" "reclaim=$reclaim" \
@@ -407,7 +306,7 @@ while [ $i -lt "$CYCLES" ]; do
 	ok "$c: insmod"
 	check "$c: parameters shown read-only" params_shown "$sync" "$reclaim" "$seed"
 	check "$c: mount point created" test -d "$MNT"
-	if ! mount -t "$FSTYPE" "$FSTYPE" "$MNT" 2>"$TMP/err"; then
+	if ! mount -t avcrcufs avcrcufs "$MNT" 2>"$TMP/err"; then
 		sed 's/^/# /' "$TMP/err"
 		not_ok "$c: mount"
 		rmmod avc_rcu || true
@@ -418,23 +317,17 @@ while [ $i -lt "$CYCLES" ]; do
 	check "$c: deny all before any load" \
 		expect_reply 1 2 3 "0 ffffffff 0 ffffffff 0 0"
 
-	{
-		echo "# cycle $i"
-		echo "allow 1 2 3 $i"
-		echo "auditallow 1 2 3 0x10"
-		echo "permissive 5"
-		k=1
-		while [ $k -le 50 ]; do
-			echo "allow $k 7 7 0x$k"
-			k=$((k + 1))
-		done
-	} >"$TMP/policy"
+	awk -v i=$i 'BEGIN {
+		printf "# cycle %d\nallow 1 2 3 %d\nauditallow 1 2 3 0x10\npermissive 5\n", i, i
+		for (k = 1; k <= 50; k++)
+			print "allow " k " 7 7 0x" k
+	}' >"$TMP/policy"
 	check "$c: load" "$TOOL" load "$TMP/policy"
 	check "$c: decision" expect_reply 1 2 3 \
 		"$(printf '%x' "$i") ffffffff 10 ffffffff 1 0"
 	check "$c: permissive" expect_reply 5 9 9 "0 ffffffff 0 ffffffff 1 1"
 	check "$c: queries" "$TOOL" fill $((i * 100))
-	if nomerge; then
+	if grep -qw slab_nomerge /proc/cmdline; then
 		check "$c: $SLAB objects == entries" slab_matches
 	else
 		skip "$c: slab check" "needs slab_nomerge on the kernel command line"
@@ -459,9 +352,10 @@ while [ $i -lt "$CYCLES" ]; do
 done
 
 # `mount -t avcrcufs` with the module not loaded asks modprobe for
-# "fs-avcrcufs" (MODULE_ALIAS_FS).  The module is staged into the module
-# tree for this only if none is installed there and AVC_RCU_ALLOW_DEPMOD
-# is 1, and taken away after.
+# "fs-avcrcufs" (MODULE_ALIAS_FS).  The module is staged into
+# /lib/modules/$(uname -r)/extra for this, and taken away after, only if
+# none is installed and AVC_RCU_ALLOW_DEPMOD is 1 (the guests' /init sets
+# it); else the case skips: a machine's module tree is not the test's.
 installed() {
 	[ -n "$(find "/lib/modules/$(uname -r)" -name 'avc_rcu.ko*' \
 		2>/dev/null)" ]
@@ -478,8 +372,8 @@ autoload() {
 	fi
 	mkdir -p "$TMP/mnt"
 	rc=0
-	if ! mount -t "$FSTYPE" "$FSTYPE" "$TMP/mnt"; then
-		echo "mount -t $FSTYPE did not load the module"
+	if ! mount -t avcrcufs avcrcufs "$TMP/mnt"; then
+		echo "mount -t avcrcufs did not load the module"
 		rc=1
 	elif ! loaded || [ ! -r "$TMP/mnt/avc/cache_threshold" ]; then
 		echo "mounted, but the module or its files are missing"
@@ -487,31 +381,27 @@ autoload() {
 	fi
 	umount "$TMP/mnt" 2>/dev/null
 	loaded && { rmmod_now || rc=1; }
-	if [ -n "$staged" ]; then
-		rm -f "$staged"
-		depmod
-	fi
+	[ -z "$staged" ] || { rm -f "$staged"; depmod; }
 	return $rc
 }
 
 if ! command -v depmod >/dev/null 2>&1 || ! command -v modprobe >/dev/null 2>&1; then
-	skip "mount -t $FSTYPE loads the module" "no depmod/modprobe"
+	skip "mount -t avcrcufs loads the module" "no depmod/modprobe"
 	skip "nothing left after the autoloaded module" "no depmod/modprobe"
 elif ! installed && [ "${AVC_RCU_ALLOW_DEPMOD:-0}" != 1 ]; then
-	skip "mount -t $FSTYPE loads the module" \
+	skip "mount -t avcrcufs loads the module" \
 		"avc_rcu is not installed; AVC_RCU_ALLOW_DEPMOD=1 stages it"
 	skip "nothing left after the autoloaded module" "not autoloaded"
 else
-	check "mount -t $FSTYPE loads the module" autoload
+	check "mount -t avcrcufs loads the module" autoload
 	check "nothing left after the autoloaded module" gone
 fi
 
-if mounted; then
+if awk -v m="$MNT" '$2 == m && $3 == "avcrcufs" { f = 1 } END { exit !f }' \
+	/proc/mounts; then
 	umount "$MNT" || true
 fi
-if loaded; then
-	rmmod avc_rcu || true
-fi
+! loaded || rmmod avc_rcu || true
 
 echo "1..$n"
 [ $failed -eq 0 ]

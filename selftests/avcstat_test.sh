@@ -2,46 +2,32 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # avcstat on crafted cache_stats files (good, bad, rewritten between two
-# reads, per-CPU wraps), its command line and signals, its timestamps and
-# csv recording, its header on a terminal and into a pipe, its choice of
-# file (in a mount namespace with a crafted /proc/self/mounts), and on the
-# live avcrcufs file of the module it loads (lib/module.sh; where it
-# cannot, not root or no module, those cases are skipped).  Output is
-# TAP version 13; the exit status is non-zero if any test failed.
+# reads, per-CPU wraps), its command line and signals, its -t and -o csv,
+# its header on a terminal and into a pipe, its choice of file (in a mount
+# namespace with a crafted /proc/self/mounts), and on the live file of the
+# module it loads (lib/module.sh; not root or no module: those cases
+# skip).  Runs on the host too (busybox ash and bash).
 #
-# Usage: [AVCSTAT=path/to/avcstat] [AVCSTAT_TEST_LONG=0|1] avcstat_test.sh
-# Default binary: ./avcstat, then ../tools/avcstat/avcstat next to this
-# script, then avcstat from PATH.  Runs under busybox ash and bash.
-# AVCSTAT_TEST_LONG=1 runs the 23-second case (the header printed once
-# over 23 rows into a pipe), which does not depend on the kernel; by
-# default it runs only where no module is loaded (make check's run on
-# the host), not again in every guest.
+# AVCSTAT: the binary (./avcstat, else ../tools/avcstat/avcstat beside
+# this, else avcstat in PATH).  AVCSTAT_TEST_LONG=1 runs the 23-second
+# case (one header over 23 rows into a pipe), which does not depend on the
+# kernel: by default only where no module is loaded (the host's run).
 
 set -eu
 
-# shellcheck source=selftests/lib/module.sh
-. "$(dirname "$0")/lib/module.sh"
+. "$(dirname "$0")/lib/tst.sh"
 live=0
-
 PLAN=72
 HDR='lookups hits misses allocations reclaims frees'
-AVCFS=$MNT
-LIVE=$AVCFS/avc/cache_stats
-
+T=$TMP
 
 if [ -z "${AVCSTAT:-}" ]; then
-	for c in ./avcstat "$(dirname "$0")/../tools/avcstat/avcstat"; do
-		if [ -f "$c" ] && [ -x "$c" ]; then
-			AVCSTAT=$c
-			break
-		fi
+	for c in ./avcstat "$(dirname "$0")/../tools/avcstat/avcstat" \
+		 "$(command -v avcstat || true)"; do
+		[ -f "$c" ] && [ -x "$c" ] && AVCSTAT=$c && break
 	done
 fi
-if [ -z "${AVCSTAT:-}" ]; then
-	AVCSTAT=$(command -v avcstat || true)
-fi
-echo "TAP version 13"
-if [ -z "$AVCSTAT" ] || [ ! -x "$AVCSTAT" ]; then
+if [ -z "${AVCSTAT:-}" ] || [ ! -x "$AVCSTAT" ]; then
 	echo "Bail out! avcstat binary not found (set AVCSTAT)"
 	exit 1
 fi
@@ -50,18 +36,12 @@ echo "# avcstat: $AVCSTAT"
 # Its messages start with the name it runs as.
 NAME=${AVCSTAT##*/}
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/avcstat_test.XXXXXX")
-
 cleanup() {
 	for p in "$T"/*.pid; do
-		[ -s "$p" ] || continue
-		[ -s "${p%.pid}.rc" ] || kill -s KILL "$(cat "$p")" 2>/dev/null ||
-			true
+		[ ! -s "$p" ] || [ -s "${p%.pid}.rc" ] ||
+			kill -s KILL "$(cat "$p")" 2>/dev/null || true
 	done
-	rm -rf "$T"
-	[ "$live" = 0 ] || tst_module_unload || exit 1
 }
-trap cleanup EXIT
 trap 'exit 1' INT TERM
 if tst_module_try_load; then
 	live=1
@@ -71,14 +51,9 @@ elif [ $? -ne 1 ]; then
 fi
 AVCSTAT_TEST_LONG=${AVCSTAT_TEST_LONG:-$((1 - live))}
 
-# shellcheck source=selftests/lib/ktap.sh
-. "$(dirname "$0")/lib/ktap.sh"
-
+# diag_file WHAT FILE: FILE, unless empty, as diagnostics
 diag_file() {
-	if [ -s "$2" ]; then
-		echo "# $1:"
-		sed 's/^/#   /' "$2"
-	fi
+	[ ! -s "$2" ] || { echo "# $1:"; sed 's/^/#   /' "$2"; }
 }
 
 # wait_until SECONDS CMD...: poll CMD every 0.05 s, fail after SECONDS
@@ -92,13 +67,8 @@ wait_until() {
 	done
 }
 
-lines() {
-	echo $(($(wc -l <"$1")))
-}
-
-has_lines() {
-	[ -f "$1" ] && [ "$(lines "$1")" -ge "$2" ]
-}
+lines() { echo $(($(wc -l <"$1"))); }
+has_lines() { [ -f "$1" ] && [ "$(lines "$1")" -ge "$2" ]; }
 
 # start NAME ARGS...: avcstat ARGS in the background, with its pid,
 # stdout, stderr and exit status in $T/NAME.{pid,out,err,rc}
@@ -127,15 +97,28 @@ finish() {
 }
 
 # run ARGS...: avcstat ARGS to completion; rc, $T/r.out, $T/r.err
-run() {
-	start r "$@"
-	finish r 10
-}
+run() { start r "$@"; finish r 10; }
 
 show() {
 	echo "# exit status $rc"
 	diag_file stdout "$T/$1.out"
 	diag_file stderr "$T/$1.err"
+}
+
+# clean NAME: NAME exited 0 with nothing on stderr
+clean() { [ "$rc" = 0 ] && [ ! -s "$T/$1.err" ]; }
+
+# is DESC NAME COND [DIAG]: a case from the shell condition COND
+# (evaluated, with NAME as $2); if it fails, NAME's exit status and
+# output are shown (NAME -: nothing), then DIAG is evaluated.
+is() {
+	if eval "$3"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		[ "$2" = - ] || show "$2"
+		eval "${4:-}"
+	fi
 }
 
 header() {
@@ -153,56 +136,34 @@ row() {
 stats() {
 	f=$1
 	shift
-	{
-		echo "$HDR"
-		for r in "$@"; do
-			echo "$r"
-		done
-	} >"$f"
+	printf '%s\n' "$HDR" "$@" >"$f"
 }
 
-# expect_out DESC EXPECTED ARGS...: exit 0, no stderr, stdout == EXPECTED
+# out_is DESC NAME: NAME exited 0, with no stderr, and printed $E
+out_is() {
+	is "$1" "$2" 'clean "$2" && cmp -s "$E" "$T/$2.out"' 'diag_file expected "$E"'
+}
+
+# expect_out DESC ARGS...: avcstat ARGS exits 0, no stderr, prints $E
 expect_out() {
-	desc=$1
-	exp=$2
-	shift 2
+	desc=$1; shift
 	run "$@"
-	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] && cmp -s "$exp" "$T/r.out"
-	then
-		ok "$desc"
-	else
-		not_ok "$desc"
-		show r
-		diag_file expected "$exp"
-	fi
+	out_is "$desc" r
 }
 
 # one_error NAME PATTERN: exit 1, nothing on stdout, one stderr line
 # matching the glob PATTERN
 one_error() {
-	[ "$rc" = 1 ] && [ ! -s "$T/$1.out" ] &&
-		[ "$(lines "$T/$1.err")" = 1 ] || return 1
-	msg=$(cat "$T/$1.err")
-	# shellcheck disable=SC2254
-	case $msg in
-	$2) return 0 ;;
-	esac
-	return 1
+	[ "$rc" = 1 ] && [ ! -s "$T/$1.out" ] && [ "$(lines "$T/$1.err")" = 1 ] &&
+		# shellcheck disable=SC2254
+		case $(cat "$T/$1.err") in $2) ;; *) false ;; esac
 }
 
 # expect_err DESC PATTERN ARGS...
 expect_err() {
-	desc=$1
-	pat=$2
-	shift 2
+	desc=$1 pat=$2; shift 2
 	run "$@"
-	if one_error r "$pat"; then
-		ok "$desc"
-	else
-		not_ok "$desc"
-		show r
-		echo "# expected stderr: $pat"
-	fi
+	is "$desc" r 'one_error r "$pat"' 'echo "# expected stderr: $pat"'
 }
 
 # Every line a complete header or row: 65 characters and a newline.
@@ -210,11 +171,6 @@ whole_rows() {
 	[ -s "$1" ] &&
 		[ "$(($(wc -c <"$1")))" = "$(($(lines "$1") * 66))" ] &&
 		awk 'length($0) != 65 { exit 1 }' "$1"
-}
-
-# headers FILE: how many header lines FILE has (table or -t table)
-headers() {
-	grep -c '^\(time     \)\{0,1\}   lookups       hits' "$1" || true
 }
 
 # --- the long runs, started first, checked later --------------------------
@@ -245,17 +201,11 @@ fi
 
 # --- help ---------------------------------------------------------------
 
+USAGE="Usage: $NAME [-c] [-r] [-t] [-o format] [-f status_file] [interval [count]]"
 for opt in -h --help; do
 	run "$opt"
-	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
-	   [ "$(head -n 1 "$T/r.out")" = \
-	     "Usage: $NAME [-c] [-r] [-t] [-o format] [-f status_file] [interval [count]]" ]
-	then
-		ok "$opt prints the usage on stdout, exit 0"
-	else
-		not_ok "$opt prints the usage on stdout, exit 0"
-		show r
-	fi
+	is "$opt prints the usage on stdout, exit 0" r \
+		'clean r && [ "$(head -n 1 "$T/r.out")" = "$USAGE" ]'
 done
 
 # --- good files ---------------------------------------------------------
@@ -265,33 +215,26 @@ E=$T/expected
 
 stats "$F" "1 2 3 4 5 6"
 { header; row "1 2 3 4 5 6"; } >"$E"
-expect_out "one CPU row: header and totals" "$E" -f "$F"
+expect_out "one CPU row: header and totals" -f "$F"
 
 stats "$F" "1 2 3 4 5 6" "10 20 30 40 50 60" \
 	"100 200 300 400 500 600" "4294967295 4294967295 0 0 7 4294967295"
 { header; row "4294967406 4294967517 333 444 562 4294967961"; } >"$E"
-expect_out "4 CPU rows summed in 64 bits" "$E" -f "$F"
+expect_out "4 CPU rows summed in 64 bits" -f "$F"
 
-i=0
-{
-	echo "$HDR"
-	while [ "$i" -lt 300 ]; do
-		echo "4294967295 $i $((i * 1000)) 7 0 $((4294967295 - i))"
-		i=$((i + 1))
-	done
-} >"$F"
+awk -v hdr="$HDR" 'BEGIN {
+	print hdr
+	for (i = 0; i < 300; i++)
+		printf "4294967295 %d %d 7 0 %.0f\n", i, i * 1000, 4294967295 - i
+}' >"$F"
 size=$(($(wc -c <"$F")))
-if [ "$size" -gt 8192 ]; then
-	ok "300-row file is larger than 8 KiB ($size bytes)"
-else
-	not_ok "300-row file is larger than 8 KiB ($size bytes)"
-fi
+is "300-row file is larger than 8 KiB ($size bytes)" - '[ "$size" -gt 8192 ]'
 { header; row "1288490188500 44850 44850000 2100 0 1288490143650"; } >"$E"
-expect_out "300 CPU rows: exact totals" "$E" -f "$F"
+expect_out "300 CPU rows: exact totals" -f "$F"
 
 printf '%s\n%s\n%s' "$HDR" "1 2 3 4 5 6" "1 1 1 1 1 1" >"$F"
 { header; row "2 3 4 5 6 7"; } >"$E"
-expect_out "last row without its newline is accepted" "$E" -f "$F"
+expect_out "last row without its newline is accepted" -f "$F"
 
 # --- count ----------------------------------------------------------------
 
@@ -299,12 +242,7 @@ stats "$F" "1 2 3 4 5 6" "6 5 4 3 2 1"
 { header; row "7 7 7 7 7 7"; row "0 0 0 0 0 0"; row "0 0 0 0 0 0"; } >"$E"
 start cnt -f "$F" 1 3
 finish cnt 15
-if [ "$rc" = 0 ] && [ ! -s "$T/cnt.err" ] && cmp -s "$E" "$T/cnt.out"; then
-	ok "-f F 1 3: header and 3 rows, exit 0"
-else
-	not_ok "-f F 1 3: header and 3 rows, exit 0"
-	show cnt
-fi
+out_is "-f F 1 3: header and 3 rows, exit 0" cnt
 
 # --- -t: the time of day before each row -------------------------------
 
@@ -320,14 +258,10 @@ tod_rows() {
 stats "$F" "1 2 3 4 5 6" "6 5 4 3 2 1"
 start tod -t -f "$F" 1 2
 finish tod 15
-if [ "$rc" = 0 ] && [ ! -s "$T/tod.err" ] && tod_rows "$T/tod.out" 2 &&
-   [ "$(cut -c 10- "$T/tod.out" | sed -n 2,3p)" = \
-     "$(row "7 7 7 7 7 7"; row "0 0 0 0 0 0")" ]; then
-	ok "-t 1 2: a time column, HH:MM:SS, before the same rows (74 columns)"
-else
-	not_ok "-t 1 2: a time column, HH:MM:SS, before the same rows (74 columns)"
-	show tod
-fi
+is "-t 1 2: a time column, HH:MM:SS, before the same rows (74 columns)" tod \
+	'clean tod && tod_rows "$T/tod.out" 2 &&
+	 [ "$(cut -c 10- "$T/tod.out" | sed -n 2,3p)" = \
+	   "$(row "7 7 7 7 7 7"; row "0 0 0 0 0 0")" ]'
 
 # --- -o csv -----------------------------------------------------------------
 
@@ -359,22 +293,12 @@ CF=$D/cache_stats
 stats "$CF" "1 2 3 4 5 6" "10 20 30 40 50 60"
 echo 512 >"$D/cache_threshold"
 run -o csv -f "$CF"
-if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
-   [ "$(csv_rows "$T/r.out" 1)" = "11,22,33,44,55,66,512" ]; then
-	ok "-o csv: the header, then time, elapsed, interval, totals, threshold"
-else
-	not_ok "-o csv: the header, then time, elapsed, interval, totals, threshold"
-	show r
-fi
+is "-o csv: the header, then time, elapsed, interval, totals, threshold" r \
+	'clean r && [ "$(csv_rows "$T/r.out" 1)" = "11,22,33,44,55,66,512" ]'
 
 run -o csv -f "$F"
-if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
-   [ "$(csv_rows "$T/r.out" 1)" = "7,7,7,7,7,7," ]; then
-	ok "-o csv: threshold empty without a cache_threshold beside the file"
-else
-	not_ok "-o csv: threshold empty without a cache_threshold beside the file"
-	show r
-fi
+is "-o csv: threshold empty without a cache_threshold beside the file" r \
+	'clean r && [ "$(csv_rows "$T/r.out" 1)" = "7,7,7,7,7,7," ]'
 
 # A recording over a change of threshold, one read apart: the changes
 # per row, the threshold of each read, the header once.
@@ -389,14 +313,10 @@ finish csv 15
 got=$(csv_rows "$T/csv.out" 3 || echo bad)
 exp=$(printf '%s\n' 4294967390,200,300,400,500,600,512 \
 	12,3,3,4,5,6,1024 1,0,0,0,0,0,1024)
-if [ "$rc" = 0 ] && [ ! -s "$T/csv.err" ] && [ "$got" = "$exp" ]; then
-	ok "-o csv 2 3: deltas modulo 2^32, each read's threshold, one header"
-else
-	not_ok "-o csv 2 3: deltas modulo 2^32, each read's threshold, one header"
-	show csv
-	echo "# expected rows (after time, elapsed, interval):"
-	echo "$exp" | sed 's/^/#   /'
-fi
+is "-o csv 2 3: deltas modulo 2^32, each read's threshold, one header" csv \
+	'clean csv && [ "$got" = "$exp" ]' \
+	'echo "# expected rows (after time, elapsed, interval):"
+	 echo "$exp" | sed "s/^/#   /"'
 
 echo "1024 x" >"$D/cache_threshold"
 expect_err "-o csv: a malformed cache_threshold is an error" \
@@ -418,35 +338,16 @@ wait_until 15 has_lines "$T/dlt.out" 3 || true
 wait_until 15 has_lines "$T/cum.out" 3 || true
 stats "$F" "4294967295 10 1 8 1 2" "101 202 303 404 505 606"
 
-{
-	header
-	row "4294967390 4294967495 300 407 501 602"
-	row "12 12 4 5 5 6"
-	row "4294967290 1 0 0 0 0"
-} >"$E"
+{ header; row "4294967390 4294967495 300 407 501 602"; row "12 12 4 5 5 6"
+  row "4294967290 1 0 0 0 0"; } >"$E"
 finish dlt 15
-if [ "$rc" = 0 ] && [ ! -s "$T/dlt.err" ] && cmp -s "$E" "$T/dlt.out"; then
-	ok "deltas per CPU modulo 2^32 (4294967290 -> 5 is 11)"
-else
-	not_ok "deltas per CPU modulo 2^32 (4294967290 -> 5 is 11)"
-	show dlt
-	diag_file expected "$E"
-fi
+out_is "deltas per CPU modulo 2^32 (4294967290 -> 5 is 11)" dlt
 
-{
-	header
-	row "4294967390 4294967495 300 407 501 602"
-	row "4294967402 4294967507 304 412 506 608"
-	row "8589934692 4294967508 304 412 506 608"
-} >"$E"
+{ header; row "4294967390 4294967495 300 407 501 602"
+  row "4294967402 4294967507 304 412 506 608"
+  row "8589934692 4294967508 304 412 506 608"; } >"$E"
 finish cum 15
-if [ "$rc" = 0 ] && [ ! -s "$T/cum.err" ] && cmp -s "$E" "$T/cum.out"; then
-	ok "-c: first totals plus deltas, monotonic across wraps"
-else
-	not_ok "-c: first totals plus deltas, monotonic across wraps"
-	show cum
-	diag_file expected "$E"
-fi
+out_is "-c: first totals plus deltas, monotonic across wraps" cum
 
 # --- the number of CPU rows changes ---------------------------------------
 
@@ -457,33 +358,25 @@ stats "$F" "1 2 3 4 5 6" "1 2 3 4 5 6" "1 2 3 4 5 6"
 finish chg 15
 { header; row "2 4 6 8 10 12"; } >"$E"
 pat="$NAME: $F: number of CPU rows changed from 2 to 3"
-if [ "$rc" = 1 ] && cmp -s "$E" "$T/chg.out" &&
-   [ "$(lines "$T/chg.err")" = 1 ] && [ "$(cat "$T/chg.err")" = "$pat" ]
-then
-	ok "CPU row count change: one error line, exit 1"
-else
-	not_ok "CPU row count change: one error line, exit 1"
-	show chg
-fi
+is "CPU row count change: one error line, exit 1" chg \
+	'[ "$rc" = 1 ] && cmp -s "$E" "$T/chg.out" &&
+	 [ "$(lines "$T/chg.err")" = 1 ] && [ "$(cat "$T/chg.err")" = "$pat" ]'
 
 # --- bad files ------------------------------------------------------------
 
 B=$T/bad
 
+# bad_row DESC LINE ROW...: a file of ROWs refused, naming LINE
 bad_row() {
-	desc=$1
-	line=$2
-	shift 2
+	desc=$1 line=$2; shift 2
 	stats "$B" "$@"
 	expect_err "$desc" \
-		"$NAME: $B: line $line: expected 6 unsigned 32-bit fields" \
-		-f "$B"
+		"$NAME: $B: line $line: expected 6 unsigned 32-bit fields" -f "$B"
 }
 
 bad_header() {
-	desc=$1
 	printf '%s\n1 2 3 4 5 6\n' "$2" >"$B"
-	expect_err "$desc" "$NAME: $B: invalid header \"*\"" -f "$B"
+	expect_err "$1" "$NAME: $B: invalid header \"*\"" -f "$B"
 }
 
 bad_header "bad header: avcstat's column names" \
@@ -507,15 +400,12 @@ bad_row "bad row: empty line between rows" 3 "1 2 3 4 5 6" "" \
 	"1 2 3 4 5 6"
 bad_row "bad row: trailing empty line" 3 "1 2 3 4 5 6" ""
 
-i=0
-{
-	echo "$HDR"
-	while [ "$i" -lt 299 ]; do
-		echo "$i $i $i $i $i $i"
-		i=$((i + 1))
-	done
-	echo "1 2 3 4 5"
-} >"$B"
+awk -v hdr="$HDR" 'BEGIN {
+	print hdr
+	for (i = 0; i < 299; i++)
+		print i, i, i, i, i, i
+	print "1 2 3 4 5"
+}' >"$B"
 expect_err "bad row 300 of 300: line number 301 named" \
 	"$NAME: $B: line 301: expected 6 unsigned 32-bit fields" -f "$B"
 
@@ -604,46 +494,21 @@ if [ "$rc" != 0 ]; then
 	done
 else
 	in_ns "$MOUNTS"
-	if [ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "7 7 7 7 7 7")" ]
-	then
-		ok "default: selinuxfs's file when both are mounted"
-	else
-		not_ok "default: selinuxfs's file when both are mounted"
-		show r
-	fi
+	is "default: selinuxfs's file when both are mounted" r \
+		'[ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "7 7 7 7 7 7")" ]'
 	in_ns "$MOUNTS" -r
-	if [ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "9 9 9 9 9 9")" ]
-	then
-		ok "-r: avcrcufs's file though selinuxfs is mounted"
-	else
-		not_ok "-r: avcrcufs's file though selinuxfs is mounted"
-		show r
-	fi
+	is "-r: avcrcufs's file though selinuxfs is mounted" r \
+		'[ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "9 9 9 9 9 9")" ]'
 	in_ns "$(echo "$MOUNTS" | grep -v selinuxfs)"
-	if [ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "9 9 9 9 9 9")" ]
-	then
-		ok "default: avcrcufs's file without selinuxfs"
-	else
-		not_ok "default: avcrcufs's file without selinuxfs"
-		show r
-	fi
+	is "default: avcrcufs's file without selinuxfs" r \
+		'[ "$rc" = 0 ] && [ "$(cat "$T/r.out")" = "$(header; row "9 9 9 9 9 9")" ]'
 	in_ns "proc /proc proc rw 0 0
 "
-	if one_error r "$NAME: /sys/fs/selinux/avc/cache_stats: *(neither selinuxfs nor avcrcufs mounted? see -f)"
-	then
-		ok "default: neither mounted is one error naming both"
-	else
-		not_ok "default: neither mounted is one error naming both"
-		show r
-	fi
+	is "default: neither mounted is one error naming both" r \
+		'one_error r "$NAME: /sys/fs/selinux/avc/cache_stats: *(neither selinuxfs nor avcrcufs mounted? see -f)"'
 	in_ns "$(echo "$MOUNTS" | grep -v avcrcufs)" -r
-	if one_error r "$NAME: /sys/fs/avc_rcu/avc/cache_stats: *(no avcrcufs mounted? see -f)"
-	then
-		ok "-r: no avcrcufs mounted is one error"
-	else
-		not_ok "-r: no avcrcufs mounted is one error"
-		show r
-	fi
+	is "-r: no avcrcufs mounted is one error" r \
+		'one_error r "$NAME: /sys/fs/avc_rcu/avc/cache_stats: *(no avcrcufs mounted? see -f)"'
 fi
 
 # --- signals --------------------------------------------------------------
@@ -653,30 +518,17 @@ start sig -f "$F" 1
 wait_until 15 has_lines "$T/sig.out" 2 || true
 kill -s WINCH "$(cat "$T/sig.pid")" 2>/dev/null || true
 wait_until 15 has_lines "$T/sig.out" 3 || true
-if [ ! -s "$T/sig.rc" ] && has_lines "$T/sig.out" 3; then
-	ok "SIGWINCH: still running, rows continue"
-else
-	not_ok "SIGWINCH: still running, rows continue"
-fi
+is "SIGWINCH: still running, rows continue" - \
+	'[ ! -s "$T/sig.rc" ] && has_lines "$T/sig.out" 3'
 kill -s TERM "$(cat "$T/sig.pid")" 2>/dev/null || true
 finish sig 15
-if [ "$rc" = 0 ] && [ ! -s "$T/sig.err" ] && whole_rows "$T/sig.out"; then
-	ok "SIGTERM: exit 0, only whole rows"
-else
-	not_ok "SIGTERM: exit 0, only whole rows"
-	show sig
-fi
+is "SIGTERM: exit 0, only whole rows" sig 'clean sig && whole_rows "$T/sig.out"'
 
 start sig -f "$F" 1
 wait_until 15 has_lines "$T/sig.out" 2 || true
 kill -s INT "$(cat "$T/sig.pid")" 2>/dev/null || true
 finish sig 15
-if [ "$rc" = 0 ] && [ ! -s "$T/sig.err" ] && whole_rows "$T/sig.out"; then
-	ok "SIGINT: exit 0, only whole rows"
-else
-	not_ok "SIGINT: exit 0, only whole rows"
-	show sig
-fi
+is "SIGINT: exit 0, only whole rows" sig 'clean sig && whole_rows "$T/sig.out"'
 
 # --- the long runs ----------------------------------------------------------
 
@@ -684,14 +536,9 @@ if [ "$AVCSTAT_TEST_LONG" = 1 ]; then
 	wait_until 40 test -s "$T/pipe.rc" || true
 	{ header; row "1 2 3 4 5 6"; i=1; while [ $i -lt 23 ]; do
 		row "0 0 0 0 0 0"; i=$((i + 1)); done; } >"$E"
-	if [ "$(cat "$T/pipe.rc" 2>/dev/null)" = 0 ] && [ ! -s "$T/pipe.err" ] &&
-	   cmp -s "$E" "$T/pipe.out"; then
-		ok "into a pipe: one header over 23 rows"
-	else
-		not_ok "into a pipe: one header over 23 rows"
-		diag_file stdout "$T/pipe.out"
-		diag_file stderr "$T/pipe.err"
-	fi
+	rc=$(cat "$T/pipe.rc" 2>/dev/null || true)
+	is "into a pipe: one header over 23 rows" pipe \
+		'clean pipe && cmp -s "$E" "$T/pipe.out"'
 else
 	skip "into a pipe: one header over 23 rows" "AVCSTAT_TEST_LONG=0"
 fi
@@ -701,14 +548,9 @@ if [ "$have_script" = 1 ]; then
 	{ header; row "1 2 3 4 5 6"; row "0 0 0 0 0 0"; row "0 0 0 0 0 0"
 	  row "0 0 0 0 0 0"; header; row "0 0 0 0 0 0"; row "0 0 0 0 0 0"
 	} >"$E"
-	if [ "$(cat "$T/tty.rc" 2>/dev/null)" = 0 ] && cmp -s "$E" "$T/tty.out"
-	then
-		ok "on a terminal of 6 rows: the header again every 4 rows"
-	else
-		not_ok "on a terminal of 6 rows: the header again every 4 rows"
-		diag_file stdout "$T/tty.out"
-		diag_file stderr "$T/tty.err"
-	fi
+	rc=$(cat "$T/tty.rc" 2>/dev/null || true)
+	is "on a terminal of 6 rows: the header again every 4 rows" tty \
+		'[ "$rc" = 0 ] && cmp -s "$E" "$T/tty.out"'
 else
 	skip "on a terminal of 6 rows: the header again every 4 rows" \
 		"no script(1)"
@@ -730,53 +572,32 @@ ge() {
 }
 
 if [ "$live" = 1 ]; then
-	before=$(sum_file "$LIVE")
+	before=$(sum_file "$MNT/avc/cache_stats")
 	w=0
 	for i in 1 2 3 4 5; do
-		if printf '1 2 3 4\n' 2>/dev/null >"$AVCFS/access"; then
-			w=$((w + 1))
-		fi
+		! printf '1 2 3 4\n' 2>/dev/null >"$MNT/access" || w=$((w + 1))
 	done
 	min=$(echo "$before" | awk -v w="$w" '{ $1 += w; print }')
 	run -r
-	if [ "$rc" = 0 ] && [ ! -s "$T/r.err" ] &&
-	   [ "$(lines "$T/r.out")" = 2 ] &&
-	   [ "$(head -n 1 "$T/r.out")" = "$(header)" ]; then
-		ok "live: avcstat -r prints the header and one row"
-	else
-		not_ok "live: avcstat -r prints the header and one row"
-		show r
-	fi
+	is "live: avcstat -r prints the header and one row" r \
+		'clean r && [ "$(lines "$T/r.out")" = 2 ] &&
+		 [ "$(head -n 1 "$T/r.out")" = "$(header)" ]'
 	after=$(sed -n 2p "$T/r.out")
-	if [ "$rc" = 0 ] && ge "$after" "$min"; then
-		ok "live: totals >= the file's sums before (+$w lookups)"
-	else
-		not_ok "live: totals >= the file's sums before (+$w lookups)"
-		echo "# before: $before (+$w lookups)"
-		echo "# after:  $after"
-	fi
+	is "live: totals >= the file's sums before (+$w lookups)" - \
+		'[ "$rc" = 0 ] && ge "$after" "$min"' \
+		'echo "# before: $before (+$w lookups)"; echo "# after:  $after"'
 	start live -r -c 1 2
 	finish live 15
 	r1=$(sed -n 2p "$T/live.out")
 	r2=$(sed -n 3p "$T/live.out")
-	if [ "$rc" = 0 ] && [ ! -s "$T/live.err" ] &&
-	   [ "$(lines "$T/live.out")" = 3 ] && ge "$r2" "$r1"; then
-		ok "live: -c 1 2 re-reads the file, totals do not decrease"
-	else
-		not_ok "live: -c 1 2 re-reads the file, totals do not decrease"
-		show live
-	fi
-	thr=$(cat "$AVCFS/avc/cache_threshold")
+	is "live: -c 1 2 re-reads the file, totals do not decrease" live \
+		'clean live && [ "$(lines "$T/live.out")" = 3 ] && ge "$r2" "$r1"'
+	thr=$(cat "$MNT/avc/cache_threshold")
 	start live -r -o csv 1 2
 	finish live 15
-	if [ "$rc" = 0 ] && [ ! -s "$T/live.err" ] &&
-	   csv_rows "$T/live.out" 2 >"$T/live.rows" &&
-	   [ "$(cut -d , -f 7 "$T/live.rows" | sort -u)" = "$thr" ]; then
-		ok "live: -o csv 1 2 records cache_threshold ($thr) on each row"
-	else
-		not_ok "live: -o csv 1 2 records cache_threshold ($thr) on each row"
-		show live
-	fi
+	is "live: -o csv 1 2 records cache_threshold ($thr) on each row" live \
+		'clean live && csv_rows "$T/live.out" 2 >"$T/live.rows" &&
+		 [ "$(cut -d , -f 7 "$T/live.rows" | sort -u)" = "$thr" ]'
 else
 	for d in "live: avcstat -r prints the header and one row" \
 		 "live: totals >= the file's sums before" \

@@ -1,29 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Kernel log in, the same log out without the KCSAN reports that are not
-# avc_rcu's: read by tools/testing/vm/verdict (on the console) and by
-# tools/testing/lanes/guest.sh (on dmesg, in the guest) before they scan
-# with bad-patterns.
-#
-# KCSAN (the kcsan variant of the debug kernel) reports the core kernel's
-# own data races too, and 6.1 has unannotated ones that are not avc_rcu's
-# to fix.  A report is the lines from one row of '=' to the next.  It is
-# avc_rcu's if one of avc_rcu's modules ("[avc_rcu]", "[avc_rcu_torture]",
-# ...) is in its title (the two racing functions) or in the stack of
-# either access above the first interrupt or exception entry
-# (asm_sysvec_*, asm_common_interrupt, asm_exc_*): below that entry is
-# the code the interrupt happened to interrupt, which made neither access
-# (two timer interrupts racing while a CPU ran avc_rcu are the kernel's
-# race).  A stack walk (arch_stack_walk, stack_trace_save,
-# stack_depot_save: SLUB's, KASAN's, lockdep's records of who allocated)
-# is such an entry too: the unwinder's accesses above it, to module
-# metadata, are not made by the code being walked (the loader's write of
-# a module's state racing with an unwinder called from avc_rcu's
-# allocation is the kernel's race).  A report holding "BUG: KCSAN:" that is not avc_rcu's is left
-# out, and its title is appended to the file named by -v ignored=FILE when
-# given.  Every other report, and anything else between two rows of '='
-# (KASAN's reports), is kept, as is an unterminated one.  POSIX awk: mawk
-# and busybox awk run it, so no interval expressions.
+# avc_rcu's (6.1's own races), for tools/testing/vm/verdict (the console)
+# and tools/testing/lanes/guest.sh (dmesg) before they scan with
+# bad-patterns; Documentation/testing.rst, "The KCSAN kernel", says why.
+# A report (the lines from one row of '=' to the next) is avc_rcu's if one
+# of its modules ("[avc_rcu]", "[avc_rcu_torture]", ...) is in its title or
+# in the stack of either access above the first interrupt or exception
+# entry or stack walk.  A KCSAN report not avc_rcu's is left out, its title
+# appended to -v ignored=FILE if given; every other one (KASAN's), an
+# unterminated one and all else is kept.  POSIX awk: mawk and busybox awk
+# run it, so no interval expressions.
 
 function flush(keep,   i) {
 	if (keep || !kcsan || mod) {

@@ -1,28 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The module an avc_rcu kselftest runs against: each test loads its own,
-# as the kernel's kselftest/module.sh does, and unloads it at its end.
-# Sourced by the scripts (POSIX sh: busybox ash in the guests); the C
-# programs run it, "sh lib/module.sh load" and "... unload" (avc_test.h).
+# The module an avc_rcu kselftest tests, loaded by the test and unloaded
+# at its end, as the kernel's kselftest/module.sh does: sourced by the
+# scripts (lib/tst.sh), run by the C programs ("sh lib/module.sh load",
+# "... unload": avc_test.h).  POSIX sh, for busybox ash.
 #
-#   tst_module_load [PARAM...]
-#       insmod avc_rcu.ko with $AVC_RCU_PARAMS then PARAMs (a later one
-#       wins), mount avcrcufs at $AVC_RCU_MNT (/sys/fs/avc_rcu).  The
-#       test is skipped (TAP "1..0 # SKIP", exit 4) when not root, when
-#       no module is found, or when avc_rcu is loaded already: a module
-#       someone is using is not unloaded from under them.
-#   tst_module_try_load [PARAM...]
-#       the same, but returns 1 with the reason in $tst_module_why
-#       instead of skipping (a test with cases that need no module).
-#   tst_module_unload
-#       umount and rmmod; 1 with the reason on stderr if either fails.
+#   tst_module_load [PARAM...]  insmod avc_rcu.ko with $AVC_RCU_PARAMS,
+#       then PARAMs (a later one wins), and mount avcrcufs at $AVC_RCU_MNT
+#       (/sys/fs/avc_rcu); or skip the test (tst_skip_all WHY: "1..0 #
+#       SKIP WHY", exit 4) when not root, with no module, or with avc_rcu
+#       loaded already (someone's, not to be unloaded from under them)
+#   tst_module_try_load [PARAM...]  the same, but 1 and $tst_module_why
+#   tst_module_unload   umount and rmmod; 1 if either fails
+#   tst_module_find     the module into $tst_ko: $AVC_RCU_KO, else
+#       avc_rcu.ko beside the test, else the installed one (modinfo -n)
 #
-# The module: $AVC_RCU_KO, else avc_rcu.ko beside the test, else the one
-# installed for the running kernel (modinfo -n avc_rcu; tst_module_find
-# names it, for a test that loads it itself).  AVC_RCU_LOADED=1:
-# the one loaded and mounted already, as it is, loading and unloading
-# nothing (a test run by another test, with the module it set up).
+# AVC_RCU_LOADED=1: the module loaded and mounted already, as it is,
+# loading and unloading nothing (a test run by another, with its module).
 
 MNT=${AVC_RCU_MNT:-/sys/fs/avc_rcu}
 export AVC_RCU_MNT="$MNT"
@@ -30,8 +25,12 @@ export AVC_RCU_MNT="$MNT"
 tst_dir=$(cd "$(dirname "$0")" && pwd)
 [ "${0##*/}" != module.sh ] || tst_dir=${tst_dir%/lib}
 
-# tst_module_find: the module file into $tst_ko; 1, with the reason in
-# $tst_module_why, if the test cannot load one.
+tst_skip_all() {
+	[ -n "${tst_tap:-}" ] || echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit 4
+}
+
 tst_module_find() {
 	tst_module_why=
 	if [ "$(id -u)" != 0 ]; then
@@ -68,21 +67,14 @@ tst_module_try_load() {
 		rmmod avc_rcu
 		return 2
 	}
+	tst_loaded=1
 }
 
 tst_module_load() {
 	tst_rc=0
 	tst_module_try_load "$@" || tst_rc=$?
-	case $tst_rc in
-	0) return 0 ;;
-	1)
-		echo "TAP version 13"
-		echo "1..0 # SKIP $tst_module_why"
-		exit 4
-		;;
-	esac
-	echo "Bail out! $tst_module_why"
-	exit 1
+	[ $tst_rc != 1 ] || tst_skip_all "$tst_module_why"
+	[ $tst_rc = 0 ] || { echo "Bail out! $tst_module_why"; exit 1; }
 }
 
 tst_module_unload() {
