@@ -19,7 +19,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 #include "node.h"
-#include "avc_rcu_trace.h"
+#include "avc_rcu_events.h"
 
 /* The KUnit module's copy of the core names its node cache apart. */
 #ifndef AVC_NODE_CACHE_NAME

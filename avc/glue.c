@@ -13,7 +13,7 @@
 #include <linux/export.h>
 #include <linux/ktime.h>
 #include "glue.h"
-#include "avc_rcu_trace.h"
+#include "avc_rcu_events.h"
 
 static struct avc_ss avc_rcu_ss;
 static struct avc_cache *avc_rcu_the_cache;

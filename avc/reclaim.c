@@ -49,7 +49,7 @@
 #include <linux/ktime.h>
 #include <linux/string.h>
 #include "node.h"
-#include "avc_rcu_trace.h"
+#include "avc_rcu_events.h"
 
 DEFINE_STATIC_KEY_TRUE(avc_reclaim_lru_key);
 static enum avc_reclaim_policy avc_reclaim_policy = AVC_RECLAIM_LRU;

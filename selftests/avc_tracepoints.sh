@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# avc_rcu's tracepoints (avc/avc_rcu_trace.h) through tracefs
+# avc_rcu's tracepoints (avc/avc_rcu_events.h) through tracefs
 # (AVC_RCU_TRACEFS, mounted on /sys/kernel/tracing unless it is): each
 # event provoked through the module's files, its fields checked against
 # the request and what the files say:

@@ -60,7 +60,7 @@
 #include "glue.h"
 #include <avc_native/setup.h>
 #include "ss.h"
-#include "avc_rcu_trace.h"
+#include "avc_rcu_events.h"
 #include "upstream61.h"
 
 #define MODES		4	/* lru, fifo, newest, 6.1 */

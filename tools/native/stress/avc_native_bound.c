@@ -69,7 +69,7 @@
 #include "glue.h"
 #include <avc_native/setup.h>
 #include "avc_oracle.h"
-#include "avc_rcu_trace.h"
+#include "avc_rcu_events.h"
 
 #define MAX_THREADS	32
 #define PREEMPT_ONE_IN	64

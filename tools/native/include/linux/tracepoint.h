@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Native shim for <linux/tracepoint.h>: there is no tracefs, so each
- * TRACE_EVENT() of avc/avc_rcu_trace.h becomes an inline trace_<event>()
+ * TRACE_EVENT() of avc/avc_rcu_events.h becomes an inline trace_<event>()
  * taking the event's TP_PROTO(), which type-checks every call as the
  * kernel would, and calls the event's probe if a program set one with
  *
@@ -11,7 +11,7 @@
  * probe (the default) makes the call a load and a branch; the arguments
  * are still evaluated.  trace_<event>_enabled() says whether a probe is
  * set, as the kernel's says whether the event is on.  The probe pointers
- * are defined once, where the kernel defines its events (avc/trace.c,
+ * are defined once, where the kernel defines its events (avc/events.c,
  * CREATE_TRACE_POINTS); the tests and benchmarks of tools/native set them
  * before they start their threads.  The event's record layout,
  * assignments and format are dropped unread.
@@ -33,7 +33,7 @@
 #endif /* _AVC_NATIVE_LINUX_TRACEPOINT_H */
 
 /*
- * Outside the include guard: avc/trace.c includes the trace header a
+ * Outside the include guard: avc/events.c includes the trace header a
  * second time with CREATE_TRACE_POINTS defined, as the kernel's
  * define_trace.h re-reads it, and then gets the definitions.
  */

@@ -11,7 +11,7 @@
  * The events and their fields are listed in
  * Documentation/admin-guide.rst, "Tracepoints".
  *
- * avc/trace.c defines CREATE_TRACE_POINTS and includes this header once;
+ * avc/events.c defines CREATE_TRACE_POINTS and includes this header once;
  * every other file only declares the trace_avc_rcu_*() calls.  The kernel's
  * define_trace.h then re-reads this header as
  * TRACE_INCLUDE_PATH/TRACE_INCLUDE_FILE.h, which the -I of avc/ in Kbuild
@@ -22,8 +22,8 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM avc_rcu
 
-#if !defined(_AVC_RCU_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
-#define _AVC_RCU_TRACE_H
+#if !defined(_AVC_RCU_EVENTS_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _AVC_RCU_EVENTS_H
 
 #include <linux/tracepoint.h>
 #include "avc.h"
@@ -230,11 +230,11 @@ TRACE_EVENT(avc_rcu_threshold,
 	    TP_printk("old=%u new=%u", __entry->old, __entry->new)
 );
 
-#endif /* _AVC_RCU_TRACE_H */
+#endif /* _AVC_RCU_EVENTS_H */
 
 /* Outside the guard: define_trace.h re-reads this file, by this name. */
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE avc_rcu_trace
+#define TRACE_INCLUDE_FILE avc_rcu_events
 #include <trace/define_trace.h>
