@@ -12,7 +12,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uidgid.h>
-#include "glue.h"
+#include "api.h"
 #include "avcrcufs.h"
 
 /*

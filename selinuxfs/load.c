@@ -13,7 +13,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include "glue.h"
+#include "api.h"
 #include "avcrcufs.h"
 
 /*

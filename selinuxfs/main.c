@@ -13,7 +13,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
-#include "glue.h"
+#include "api.h"
 #include "avcrcufs.h"
 
 static unsigned int slots = AVC_RCU_SLOTS_DEFAULT;

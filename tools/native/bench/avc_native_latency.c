@@ -57,7 +57,7 @@
 #include <time.h>
 
 #include <linux/kernel.h>
-#include "glue.h"
+#include "api.h"
 #include <avc_native/setup.h>
 #include "ss.h"
 #include "avc_rcu_events.h"

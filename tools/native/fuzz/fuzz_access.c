@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
-#include "glue.h"
+#include "api.h"
 #include <avc_native/setup.h>
 #include "avc_model.h"
 

@@ -2,10 +2,10 @@
 /*
  * avc_rcu native: what the module's init and policy file do, for the
  * native programs (benchmarks, stress, fuzzers, replay), which have
- * neither.  Only the core's own entry points (avc/glue.h, avc/ss/ss.h).
+ * neither.  Only the core's own entry points (avc/api.h, avc/ss/ss.h).
  */
 #include <linux/err.h>
-#include "glue.h"
+#include "api.h"
 #include "ss.h"
 #include <avc_native/setup.h>
 

@@ -82,7 +82,7 @@
 
 #include <linux/err.h>
 #include <linux/log2.h>
-#include "glue.h"
+#include "api.h"
 #include <avc_native/setup.h>
 #include "../../avc_trace/avc_trace_format.h"
 #include "upstream_avc.h"

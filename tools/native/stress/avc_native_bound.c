@@ -66,7 +66,7 @@
 #include <unistd.h>
 
 #include <linux/kernel.h>
-#include "glue.h"
+#include "api.h"
 #include <avc_native/setup.h>
 #include "avc_oracle.h"
 #include "avc_rcu_events.h"

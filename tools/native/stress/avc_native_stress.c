@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include <linux/kernel.h>
-#include "glue.h"
+#include "api.h"
 #include <avc_native/setup.h>
 #include "avc_model.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu: the glue between the core and the module: the module's cache
- * and policy, and the API exported to other modules
- * (include/avc_rcu/avc_rcu.h).
+ * avc_rcu: the in-kernel API exported to other modules
+ * (include/avc_rcu/avc_rcu.h), and the module's one cache and policy it
+ * works on.
  *
  * Like SELinux, the module keeps a single cache in front of a single
  * policy.  The core underneath is written for any number of caches; this
@@ -12,7 +12,7 @@
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/ktime.h>
-#include "glue.h"
+#include "api.h"
 #include "avc_rcu_events.h"
 
 static struct avc_ss avc_rcu_ss;

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * avc_rcu: the glue between the core and the module.  The module's one
- * cache in front of its one policy, as SELinux has one, for the
- * presentation layer (selinuxfs/); glue.c also exports the in-kernel API
- * (include/avc_rcu/avc_rcu.h) on top of them.
+ * avc_rcu: the module's one cache in front of its one policy, as SELinux
+ * has one, for the presentation layer (selinuxfs/); api.c exports the
+ * in-kernel API (include/avc_rcu/avc_rcu.h) on top of them.
  */
-#ifndef _AVC_RCU_GLUE_H
-#define _AVC_RCU_GLUE_H
+#ifndef _AVC_RCU_API_H
+#define _AVC_RCU_API_H
 
 #include "avc.h"
 
@@ -32,4 +31,4 @@ void avc_rcu_teardown_cache(void);
 struct avc_cache *avc_rcu_cache(void);
 int avc_rcu_load_parsed(struct avc_policy_parser *p);
 
-#endif /* _AVC_RCU_GLUE_H */
+#endif /* _AVC_RCU_API_H */
