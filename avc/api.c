@@ -162,9 +162,7 @@ EXPORT_SYMBOL_GPL(avc_rcu_flush);
 void avc_rcu_compute_av(u32 ssid, u32 tsid, u16 tclass,
 			struct avc_rcu_decision *avd)
 {
-	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
-
-	avc_ss_compute(&avc_rcu_ss, &k, avd);
+	avc_ss_compute(&avc_rcu_ss, ssid, tsid, tclass, avd);
 }
 EXPORT_SYMBOL_GPL(avc_rcu_compute_av);
 

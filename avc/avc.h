@@ -23,6 +23,18 @@
 #include "sync.h"
 
 /**
+ * struct avc_key - what a decision is asked for, and cached under
+ * @ssid: source security identifier
+ * @tsid: target security identifier
+ * @tclass: target security class
+ */
+struct avc_key {
+	u32 ssid;
+	u32 tsid;
+	u16 tclass;
+};
+
+/**
  * struct avc_cache_stats - per-CPU event counters, wrapping at 2^32
  * @lookups: decisions asked of the cache
  * @hits: lookups answered from the cache

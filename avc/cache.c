@@ -340,7 +340,7 @@ out:
 static noinline int avc_miss(struct avc_cache *c, const struct avc_key *k,
 			     u32 requested, struct avc_rcu_decision *avd)
 {
-	avc_ss_compute(c->ss, k, avd);
+	avc_ss_compute(c->ss, k->ssid, k->tsid, k->tclass, avd);
 	trace_avc_rcu_miss(k->ssid, k->tsid, k->tclass, requested, avd);
 	avc_insert(c, k, avd);
 

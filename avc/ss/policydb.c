@@ -96,8 +96,8 @@ void avc_policydb_free_rcu(struct rcu_head *rcu)
  */
 static int avc_rule_cmp(const void *a, const void *b)
 {
-	const struct avc_key *x = &((const struct avc_rule *)a)->key;
-	const struct avc_key *y = &((const struct avc_rule *)b)->key;
+	const struct avc_rule_key *x = &((const struct avc_rule *)a)->key;
+	const struct avc_rule_key *y = &((const struct avc_rule *)b)->key;
 
 	if (x->ssid != y->ssid)
 		return x->ssid < y->ssid ? -1 : 1;
@@ -126,7 +126,7 @@ static int avc_sid_cmp(const void *a, const void *b)
  * Return: the entry, or NULL if the policy has no rule for @key.
  */
 const struct avc_rule *avc_policydb_rule(const struct avc_policydb *db,
-					 const struct avc_key *key)
+					 const struct avc_rule_key *key)
 {
 	const struct avc_rule probe = { .key = *key };
 

@@ -13,6 +13,18 @@
 #include "ss.h"
 
 /**
+ * struct avc_rule_key - what a rule is for
+ * @ssid: source security identifier
+ * @tsid: target security identifier
+ * @tclass: target security class
+ */
+struct avc_rule_key {
+	u32 ssid;
+	u32 tsid;
+	u16 tclass;
+};
+
+/**
  * struct avc_rule - every rule for one key, OR-ed together
  * @key: the key the rules are for; sorted on, searched for
  * @allowed: OR of the allow rules' permissions
@@ -20,7 +32,7 @@
  * @dontaudit: OR of the dontaudit rules' permissions
  */
 struct avc_rule {
-	struct avc_key key;
+	struct avc_rule_key key;
 	u32 allowed;
 	u32 auditallow;
 	u32 dontaudit;
@@ -49,7 +61,7 @@ struct avc_policydb *avc_policy_parser_finish(struct avc_policy_parser *p);
 void avc_policydb_free(struct avc_policydb *db);
 void avc_policydb_free_rcu(struct rcu_head *rcu);
 const struct avc_rule *avc_policydb_rule(const struct avc_policydb *db,
-					 const struct avc_key *key);
+					 const struct avc_rule_key *key);
 bool avc_policydb_permissive(const struct avc_policydb *db, u32 ssid);
 
 #endif /* _AVC_RCU_POLICYDB_H */

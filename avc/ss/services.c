@@ -65,26 +65,29 @@ void avc_ss_destroy(struct avc_ss *ss)
 /**
  * avc_ss_compute() - compute a decision from the policy, bypassing caches
  * @ss: the security server
- * @key: the access
+ * @ssid: source security identifier
+ * @tsid: target security identifier
+ * @tclass: target security class
  * @avd: where to store the decision
  *
  * Never sleeps.  Without rules for the key everything is denied, and every
  * denial is audited: auditdeny is all ones unless dontaudit clears bits.
  */
-void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
+void avc_ss_compute(struct avc_ss *ss, u32 ssid, u32 tsid, u16 tclass,
 		    struct avc_rcu_decision *avd)
 {
+	const struct avc_rule_key key = { ssid, tsid, tclass };
 	const struct avc_policydb *db;
 	const struct avc_rule *r;
 
 	rcu_read_lock();
 	db = rcu_dereference(ss->db);
-	r = avc_policydb_rule(db, key);
+	r = avc_policydb_rule(db, &key);
 	avd->allowed = r ? r->allowed : 0;
 	avd->auditallow = r ? r->auditallow : 0;
 	avd->auditdeny = r ? ~r->dontaudit : ~0U;
 	avd->seqno = db->seqno;
-	avd->flags = avc_policydb_permissive(db, key->ssid) ?
+	avd->flags = avc_policydb_permissive(db, ssid) ?
 		     AVC_RCU_DECISION_PERMISSIVE : 0;
 	rcu_read_unlock();
 }

@@ -5,7 +5,8 @@
  * SELinux keeps its security server in security/selinux/ss/, behind a
  * narrow interface the AVC calls; this is that interface for avc_rcu.  The
  * cache core knows the server only through these declarations: a query
- * (struct avc_key) and a decision in, a policy load and its seqno out.
+ * (source, target, class) and a decision in, a policy load and its seqno
+ * out.
  * The policy in force is published by RCU, so a computation never waits
  * for a load (services.c); the policy's layout and text format are
  * policydb.h's and policydb.c's; number.c parses the numbers of the policy
@@ -18,18 +19,6 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <avc_rcu/avc_rcu.h>
-
-/**
- * struct avc_key - what a decision is asked for, and cached under
- * @ssid: source security identifier
- * @tsid: target security identifier
- * @tclass: target security class
- */
-struct avc_key {
-	u32 ssid;
-	u32 tsid;
-	u16 tclass;
-};
 
 struct avc_policydb;
 
@@ -69,7 +58,7 @@ void avc_policy_parser_free(struct avc_policy_parser *p);
 int avc_ss_init(struct avc_ss *ss);
 int avc_ss_init_at(struct avc_ss *ss, u32 seqno);
 void avc_ss_destroy(struct avc_ss *ss);
-void avc_ss_compute(struct avc_ss *ss, const struct avc_key *key,
+void avc_ss_compute(struct avc_ss *ss, u32 ssid, u32 tsid, u16 tclass,
 		    struct avc_rcu_decision *avd);
 int avc_ss_load(struct avc_ss *ss, const char *text, size_t len,
 		struct avc_ss_loaded *out);

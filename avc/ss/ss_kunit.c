@@ -96,7 +96,7 @@ static void number_fields(struct kunit *test)
 static const struct avc_rule *rule(const struct avc_policydb *db, u32 s,
 				   u32 t, u16 c)
 {
-	struct avc_key k = { .ssid = s, .tsid = t, .tclass = c };
+	struct avc_rule_key k = { .ssid = s, .tsid = t, .tclass = c };
 
 	return avc_policydb_rule(db, &k);
 }
@@ -249,13 +249,13 @@ static void decision(struct kunit *test)
 		"auditallow 1 2 3 0x2\n"
 		"dontaudit 1 2 3 0x30\n"
 		"permissive 4\n";
-	struct avc_key k = { .ssid = 1, .tsid = 2, .tclass = 3 };
+	u32 ssid = 1;
 	struct avc_rcu_decision avd;
 	struct avc_ss_loaded out;
 	struct avc_ss ss;
 
 	KUNIT_ASSERT_EQ(test, avc_ss_init(&ss), 0);
-	avc_ss_compute(&ss, &k, &avd);
+	avc_ss_compute(&ss, ssid, 2, 3, &avd);
 	KUNIT_EXPECT_EQ(test, avd.allowed, 0U);	/* the empty policy */
 	KUNIT_EXPECT_EQ(test, avd.auditdeny, ~0U);
 	KUNIT_EXPECT_EQ(test, avd.seqno, 0U);
@@ -265,15 +265,15 @@ static void decision(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.permissive, 1U);
 	KUNIT_EXPECT_EQ(test, avc_ss_seqno(&ss), 1U);
 
-	avc_ss_compute(&ss, &k, &avd);
+	avc_ss_compute(&ss, ssid, 2, 3, &avd);
 	KUNIT_EXPECT_EQ(test, avd.allowed, 0x7U);
 	KUNIT_EXPECT_EQ(test, avd.auditallow, 0x2U);
 	KUNIT_EXPECT_EQ(test, avd.auditdeny, ~0x30U);
 	KUNIT_EXPECT_EQ(test, avd.seqno, 1U);
 	KUNIT_EXPECT_EQ(test, avd.flags, 0U);
 
-	k.ssid = 4;	/* permissive: nothing allowed, nothing refused */
-	avc_ss_compute(&ss, &k, &avd);
+	ssid = 4;	/* permissive: nothing allowed, nothing refused */
+	avc_ss_compute(&ss, ssid, 2, 3, &avd);
 	KUNIT_EXPECT_EQ(test, avd.allowed, 0U);
 	KUNIT_EXPECT_EQ(test, avd.flags, (u32)AVC_RCU_DECISION_PERMISSIVE);
 
@@ -281,8 +281,8 @@ static void decision(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, avc_ss_load(&ss, "allow 1 2 3\n", 12, &out),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, avc_ss_seqno(&ss), 1U);
-	k.ssid = 1;
-	avc_ss_compute(&ss, &k, &avd);
+	ssid = 1;
+	avc_ss_compute(&ss, ssid, 2, 3, &avd);
 	KUNIT_EXPECT_EQ(test, avd.allowed, 0x7U);
 	avc_ss_destroy(&ss);
 	rcu_barrier();	/* the replaced empty policy's RCU free */

@@ -182,7 +182,6 @@ int up61_has_perm(struct up61_cache *c, u32 ssid, u32 tsid, u16 tclass,
 		  u32 requested, struct avc_rcu_decision *avd,
 		  bool *reclaimed)
 {
-	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
 	struct up61_node *node;
 	unsigned int h = up61_hash(c, ssid, tsid, tclass);
 
@@ -198,7 +197,7 @@ int up61_has_perm(struct up61_cache *c, u32 ssid, u32 tsid, u16 tclass,
 		}
 	}
 	rcu_read_unlock();
-	avc_ss_compute(c->ss, &k, avd);
+	avc_ss_compute(c->ss, ssid, tsid, tclass, avd);
 	up61_insert(c, ssid, tsid, tclass, avd);
 	*reclaimed = c->reclaimed;
 	return avc_decide(avd, requested);

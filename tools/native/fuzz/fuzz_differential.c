@@ -113,13 +113,12 @@ static char *render(const struct tst_policy *p, u64 seed, unsigned int flags,
 static void compare(struct avc_ss *ss, const struct tst_policy *p, u32 s,
 		    u32 t, u32 c)
 {
-	struct avc_key key = { .ssid = s, .tsid = t, .tclass = c };
 	struct avc_rcu_decision avd;
 	struct tst_decision d;
 
 	if (c > U16_MAX)
 		return;
-	avc_ss_compute(ss, &key, &avd);
+	avc_ss_compute(ss, s, t, c, &avd);
 	tst_policy_decide(p, s, t, c, &d);
 	if (avd.allowed != d.allowed || avd.auditallow != d.auditallow ||
 	    avd.auditdeny != d.auditdeny || avd.flags != d.flags || avd.seqno != 1)
@@ -135,7 +134,6 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 	struct input in = { .data = data, .size = size };
 	struct tst_policy p = { 0 };
 	struct avc_rcu_decision avd;
-	struct avc_key none = { 0 };
 	unsigned int flags;
 	struct avc_ss ss;
 	bool refused;
@@ -156,7 +154,7 @@ int avc_fuzz_one_input(const u8 *data, size_t size)
 	if (refused) {
 		fuzz_assert(err == -EINVAL);
 		fuzz_assert(avc_ss_seqno(&ss) == 0);
-		avc_ss_compute(&ss, &none, &avd);
+		avc_ss_compute(&ss, 0, 0, 0, &avd);
 		fuzz_assert(!avd.allowed && avd.auditdeny == ~0U && !avd.flags);
 	} else {
 		fuzz_assert(!err && ld.seqno == 1 && avc_ss_seqno(&ss) == 1);

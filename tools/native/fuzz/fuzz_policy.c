@@ -13,7 +13,8 @@
 #include "fuzz.h"
 #include "policydb.h"
 
-static int key_cmp(const struct avc_key *a, const struct avc_key *b)
+static int key_cmp(const struct avc_rule_key *a,
+		   const struct avc_rule_key *b)
 {
 	if (a->ssid != b->ssid)
 		return a->ssid < b->ssid ? -1 : 1;
@@ -28,7 +29,7 @@ static void check_policy(const struct avc_policydb *db, const char *text,
 			 size_t len, const u8 *data, size_t size)
 {
 	size_t lines = 1, i;
-	struct avc_key probe;
+	struct avc_rule_key probe;
 	const struct avc_rule *r;
 
 	for (i = 0; i < len; i++)
