@@ -1,10 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Parse every RST file under Documentation/ with docutils and fail on any
-warning or error: broken tables, bad indentation, unknown references.
-
-Sphinx's :doc: role and toctree directive, which plain docutils does not
-know, are accepted as they are in the kernel's documentation.
+"""Parse each RST file with docutils and fail on any warning or error:
+broken tables, bad indentation, unknown references.  Sphinx's :doc: role
+and toctree directive are accepted, as in the kernel's documentation.
 
   rst.py FILE...
 """
@@ -18,36 +16,24 @@ import docutils.utils
 from docutils.parsers.rst import Directive, directives, roles
 
 
-def doc_role(name, rawtext, text, lineno, inliner, options=None,
-             content=None):
-    return [docutils.nodes.literal(rawtext, text)], []
-
-
-class TocTree(Directive):
-    has_content = True
-    option_spec = {'maxdepth': directives.nonnegative_int}
-
-    def run(self):
-        return []
-
-
 def main(paths):
-    roles.register_local_role('doc', doc_role)
-    directives.register_directive('toctree', TocTree)
+    roles.register_local_role('doc', lambda name, rawtext, text, *_, **__: (
+        [docutils.nodes.literal(rawtext, text)], []))
+    directives.register_directive('toctree', type('TocTree', (Directive,), {
+        'has_content': True, 'run': lambda self: [],
+        'option_spec': {'maxdepth': directives.nonnegative_int}}))
     bad = 0
     for path in paths:
-        text = open(path, encoding='utf-8').read()
         msgs = io.StringIO()
         try:
             docutils.core.publish_doctree(
-                text, source_path=path,
+                open(path, encoding='utf-8').read(), source_path=path,
                 settings_overrides={'report_level': 2, 'halt_level': 5,
                                     'warning_stream': msgs})
         except docutils.utils.SystemMessage as e:
             msgs.write('%s: %s\n' % (path, e))
-        if msgs.getvalue():
-            sys.stdout.write(msgs.getvalue())
-            bad += 1
+        sys.stdout.write(msgs.getvalue())
+        bad += bool(msgs.getvalue())
     print('rst: %d files, %d with problems' % (len(paths), bad))
     return 1 if bad else 0
 
