@@ -69,10 +69,17 @@ while read -r params; do
 	params=$(echo ${params%%:*})
 	echo "# run $n: AVC_RCU_PARAMS='$params'"
 	bad0=$(klog | grep -c -E -f /tmp/bad-patterns)
-	# shellcheck disable=SC2086 # a list of options
-	AVC_RCU_PARAMS=$params sh $KSFT/run_kselftest.sh $tests |
-		tee /tmp/run.tap
-	grep -q '^not ok' /tmp/run.tap && rc=1
+	# With --stop-on-fail (make mutate), one test a runner, up to the
+	# first that fails.
+	[ "$stop" -eq 0 ] || tests=$(echo $tests | sed 's/ -t /\n-t /g')
+	rm -f /tmp/failed
+	echo "$tests" | while read -r t; do
+		# shellcheck disable=SC2086 # a list of options
+		AVC_RCU_PARAMS=$params sh $KSFT/run_kselftest.sh $t |
+			tee /tmp/run.tap
+		! grep -q '^not ok' /tmp/run.tap || { touch /tmp/failed; break; }
+	done
+	[ ! -e /tmp/failed ] || rc=1
 	bad=$(klog | grep -c -E -f /tmp/bad-patterns)
 	if [ "$bad" -gt "$bad0" ]; then
 		klog | grep -E -f /tmp/bad-patterns | tail -n $((bad - bad0)) |
