@@ -16,7 +16,7 @@
 #   sh guest.sh [--stop-on-fail] PLAN
 #
 # Exits 1 if any test or check failed (the host counts the cases from
-# the TAP); --stop-on-fail stops after the first run that failed.
+# the TAP); --stop-on-fail stops at the first test that fails.
 
 KSFT=/avc_rcu/selftests
 LIB=$KSFT/avc_rcu/lib
