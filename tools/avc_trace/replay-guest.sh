@@ -1,17 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/avc_trace/replay, inside the guest: replay each trace through
-# avc_rcu_replay.ko on a freshly loaded avc_rcu, once per reclaim policy
-# and threshold, and print one REPLAY line per replay with the cache's own
-# counters over it; then each trace through the access file at the first
-# pair (REPLAY-ACCESS lines).
+# tools/avc_trace/replay, inside the guest:
 #
 #   sh replay-guest.sh "MODULE PARAMS" "RECLAIMS" "THRESHOLDS" TRACE...
 #
-# RECLAIMS and THRESHOLDS are lists separated by spaces; the module is
-# loaded with MODULE PARAMS and reclaim=POLICY for every replay, so each
-# starts from an empty cache.
+# One REPLAY line per trace, policy and threshold (lists separated by
+# spaces), each on a freshly loaded avc_rcu with its own counters over
+# the replay; REPLAY-ACCESS lines through the access file at the first
+# pair; then the bad traces, each refused by both replayers.
 set -eu
 
 cd /avc_rcu
@@ -29,11 +26,9 @@ sum_stats() {	# lookups hits misses reclaims, summed over CPUs
 }
 
 # replay_once TAG RECLAIM THRESHOLD TRACE CMD...: on a freshly loaded
-# avc_rcu (reclaim=RECLAIM, cache_threshold THRESHOLD), run CMD, which
-# replays TRACE, and print one TAG line with the cache's own counters over
-# it and CMD's time; what CMD printed follows, each key prefixed with
-# "cmd_" so that it cannot be read for the cache's.  A failed CMD ends the
-# script with its output.
+# avc_rcu, run CMD, which replays TRACE, and print one TAG line with the
+# cache's counters over it and CMD's time, then what CMD printed, each
+# key prefixed "cmd_".  A failed CMD ends the script with its output.
 replay_once() {
 	tag=$1
 	reclaim=$2
@@ -75,66 +70,58 @@ for r in $reclaims; do
 		done
 	done
 done
-# End to end, at the first pair: each trace again on a freshly loaded
-# avc_rcu, through the access file (avc_replay_access: a write and a read
-# per lookup, a policy load per reset), whose counters must be the
-# module's replay's.
+# End to end, at the first pair (avc_replay_access: a write and a read
+# per lookup, a policy load per reset).
 set -- $reclaims
 r=$1
 set -- $thresholds
-th=$1
 for t in $traces; do
-	replay_once REPLAY-ACCESS "$r" "$th" "$t" ./avc_replay_access -m $F "$t"
+	replay_once REPLAY-ACCESS "$r" "$1" "$t" ./avc_replay_access -m $F "$t"
 done
-# Bad traces are refused with one clear log line: the first trace cut one
-# byte short of its last record, given version 2 (byte 8 of the header,
-# little-endian), its record 5 given kind 9 (byte 20 of the record) and
-# seq 99 (byte 0); records start at byte 32, 24 bytes each.
-refused() {	# FILE PATTERN: the log says PATTERN when FILE is written
+[ -n "$first" ] || { echo "REPLAY done"; exit 0; }
+# The bad traces: the first trace cut one byte short of its last record,
+# given version 2 (byte 8 of the header, little-endian), its record 5
+# given kind 9 (byte 20 of the record) and seq 99 (byte 0); records start
+# at byte 32, 24 bytes each.  Each FILE:PATTERN, PATTERN the log line.
+size=$(wc -c <"$first")
+head -c $((size - 1)) "$first" >/tmp/cut.trace
+{ head -c 8 "$first"; printf '\002'; tail -c +10 "$first"; } >/tmp/v2.trace
+{ head -c 172 "$first"; printf '\011'; tail -c +174 "$first"; } >/tmp/kind.trace
+{ head -c 152 "$first"; printf 'c'; tail -c +154 "$first"; } >/tmp/seq.trace
+set -- "cut.trace:trace truncated" "v2.trace:bad header" \
+	"kind.trace:record 5: unknown kind 9" \
+	"seq.trace:record 5: seq 99, expected 5"
+# By the module: a header is refused by its write(2), an early end only
+# at close(2), which busybox's dd does not check: the log line decides.
+for bad; do
 	insmod avc_rcu.ko
 	insmod avc_rcu_replay.ko
 	dmesg -c >/dev/null
-	# A header is refused by its write(2), an early end only at close(2),
-	# which busybox's dd does not check: the log line is the verdict.
-	dd if="$1" of=/sys/kernel/debug/avc_rcu_replay bs=1M 2>/dev/null || :
-	if dmesg | grep -q "avc_rcu_replay: .*$2"; then
-		echo "REPLAY refused: $2"
+	dd if="/tmp/${bad%%:*}" of=/sys/kernel/debug/avc_rcu_replay bs=1M 2>/dev/null || :
+	if dmesg | grep -q "avc_rcu_replay: .*${bad#*:}"; then
+		echo "REPLAY refused: ${bad#*:}"
 	else
-		echo "REPLAY bad trace not refused: $2"
+		echo "REPLAY bad trace not refused: ${bad#*:}"
 	fi
 	rmmod avc_rcu_replay
 	rmmod avc_rcu
-}
-if [ -n "$first" ]; then
-	size=$(wc -c <"$first")
-	head -c $((size - 1)) "$first" >/tmp/cut.trace
-	refused /tmp/cut.trace "trace truncated"
-	{ head -c 8 "$first"; printf '\002'; tail -c +10 "$first"; } >/tmp/v2.trace
-	refused /tmp/v2.trace "bad header"
-	{ head -c 172 "$first"; printf '\011'; tail -c +174 "$first"; } >/tmp/kind.trace
-	refused /tmp/kind.trace "record 5: unknown kind 9"
-	{ head -c 152 "$first"; printf 'c'; tail -c +154 "$first"; } >/tmp/seq.trace
-	refused /tmp/seq.trace "record 5: seq 99, expected 5"
-	# And by the access file's replayer: a header or size before it
-	# opens any file, a bad record when it reaches it (so the module is
-	# loaded and mounted).
-	# shellcheck disable=SC2086 # the parameters are words
-	insmod avc_rcu.ko $params
-	mount -t avcrcufs avcrcufs $F
-	for bad in "cut.trace:trace truncated" "v2.trace:bad header" \
-		"kind.trace:record 5: unknown kind 9" \
-		"seq.trace:record 5: seq 99, expected 5"; do
-		if ./avc_replay_access -m $F "/tmp/${bad%%:*}" 2>/tmp/ra.err
-		then
-			echo "REPLAY bad trace not refused by avc_replay_access: ${bad#*:}"
-		elif grep -q "${bad#*:}" /tmp/ra.err; then
-			echo "REPLAY refused by avc_replay_access: $(cat /tmp/ra.err)"
-		else
-			echo "REPLAY bad trace not refused by avc_replay_access: ${bad#*:}: $(cat /tmp/ra.err)"
-		fi
-	done
-	umount $F
-	rmmod avc_rcu
-	echo "REPLAY bad traces 4"
-fi
+done
+# By the access file's replayer: a header or size before it opens any
+# file, a bad record when it reaches it (so avc_rcu is mounted).
+# shellcheck disable=SC2086 # the parameters are words
+insmod avc_rcu.ko $params
+mount -t avcrcufs avcrcufs $F
+for bad; do
+	if ./avc_replay_access -m $F "/tmp/${bad%%:*}" 2>/tmp/ra.err
+	then
+		echo "REPLAY bad trace not refused by avc_replay_access: ${bad#*:}"
+	elif grep -q "${bad#*:}" /tmp/ra.err; then
+		echo "REPLAY refused by avc_replay_access: $(cat /tmp/ra.err)"
+	else
+		echo "REPLAY bad trace not refused by avc_replay_access: ${bad#*:}: $(cat /tmp/ra.err)"
+	fi
+done
+umount $F
+rmmod avc_rcu
+echo "REPLAY bad traces 4"
 echo "REPLAY done"

@@ -8,40 +8,13 @@
            [--thresholds LIST] TRACE...
 
 TRACE is an AVC trace (tools/avc_trace/avc_trace_format.h), plain or .xz,
-with its NAME.meta beside it.  For each trace it prints what the trace
-itself says, computed here on the host: lookups, distinct keys, resets,
-the working set over time (distinct keys in every sliding window of 1000,
-10000 and 100000 lookups: median and maximum), and the misses of two
-reference caches of each threshold's capacity: an exact LRU and Belady's
-optimal replacement (MIN).  Both are fully associative and evict one entry
-at a time, where avc_rcu evicts a chunk of 16 from the buckets its clock
-hand reaches; they are the yardsticks, not models of the module.  Both
-start empty and are emptied at every reset of the trace, as the replay's
-avc_rcu_flush() empties the cache, so a key's first lookup after a reset
-is a miss for them too.
-
-With --replay-log (the output of tools/avc_trace/replay with lists of
-thresholds and policies) the table gets the replays' columns: the hit
-ratio and misses of avc_rcu under each reclaim policy.  --plots DIR
-writes NAME-hitratio.png (hit ratio, and misses on a log scale against
-the cold misses, by threshold) and NAME-workingset.png there.
-Each --seed-log SEED=LOG is a replay of the same traces with another
-hash_seed (at some of the thresholds): a table per trace puts the misses
-under each seed beside the main replay's (hash_seed 2004) and their
-spread, and the misses lru saves over newest under each seed.
-
---slots-sweep LOG (repeated), with --csv FILE: only the slots sweep.  Each
-LOG is a native replay at several slots (tools/native/run replay --slots
-LIST), of avc_rcu (its replay lines) or of the model of upstream's AVC
-(--model upstream, its own replay lines); per trace a table of the hit
-ratio and misses of each cache by slots, beside the trace's cold misses,
-and all of it as CSV into FILE, one row per trace, cache and slots.
-
---check-meta: only check that the trace agrees with its metadata (records,
-lookups, resets, updates, distinct keys) and that the host's caches count
-exactly the cold misses where nothing has to be evicted, and that the
-compressed traces given weigh at most 20 MiB together (the budget of the
-shipped ones); fails otherwise.
+with its NAME.meta beside it.  Per trace: what the trace itself says
+(lookups, keys, the working set), the misses of an exact LRU and of
+Belady's MIN of each threshold's capacity (fully associative, emptied at
+each reset), and with the logs of tools/native/run replay, avc_rcu's
+under each policy and hash seed, and the capacity misses' CPU time.
+--slots-sweep: only the slots sweep's table and CSV.  --check-meta: only
+check each trace against its metadata and the compressed traces' budget.
 """
 
 import argparse
@@ -57,7 +30,7 @@ import sys
 HEADER = struct.Struct('<8sIIQII')
 RECORD = struct.Struct('<IIIIHHB3x')		# version 1
 RECORD2 = struct.Struct('<QIIIIHHBBHIIIIII')	# version 2
-F_HIT, F_DECIDED, F_REQUESTED = 1, 2, 4
+F_HIT, F_DECIDED = 1, 2
 MAGIC = b'AVCTRACE'
 LOOKUP, RESET, UPDATE = 0, 1, 2
 POLICIES = ('lru', 'fifo', 'newest')
@@ -71,7 +44,6 @@ class Trace:
     """One trace: its lookups as key numbers, where it resets, its meta."""
 
     def __init__(self, path):
-        self.path = path
         self.name = re.sub(r'\.trace(\.xz)?$', '', os.path.basename(path))
         opener = lzma.open if path.endswith('.xz') else open
         with opener(path, 'rb') as f:
@@ -85,15 +57,11 @@ class Trace:
         if len(data) != HEADER.size + nrecords * rec.size:
             sys.exit(f'{path}: {len(data)} bytes, the header announces '
                      f'{nrecords} records')
-        self.version = version
-        self.records = nrecords
-        self.keys = []		# the key number of each lookup
-        self.resets = []	# lookups before each reset
-        self.updates = 0
-        # Version 2: the time of each lookup (ns) and the kernel's hits.
-        self.times = []
-        self.kernel_hits = 0
-        self.kernel_decided = 0
+        self.version, self.records = version, nrecords
+        # The key number of each lookup, the lookups before each reset;
+        # version 2: the time of each lookup (ns) and the kernel's hits.
+        self.keys, self.resets, self.times = [], [], []
+        self.updates = self.kernel_hits = self.kernel_decided = 0
         ids = {}
         body = memoryview(data)[HEADER.size:]
         if version == 1:
@@ -121,12 +89,9 @@ class Trace:
             else:
                 sys.exit(f'{path}: record {i} of unknown kind {kind}')
         self.distinct = len(ids)
-        self.meta = {}
-        meta = re.sub(r'\.trace(\.xz)?$', '.meta', path)
-        with open(meta) as f:
-            for line in f:
-                k, _, v = line.rstrip('\n').partition('=')
-                self.meta[k] = v
+        with open(re.sub(r'\.trace(\.xz)?$', '.meta', path)) as f:
+            self.meta = dict(line.rstrip('\n').partition('=')[::2]
+                             for line in f)
 
     def segments(self):
         """The lookups between resets, as (start, end) index pairs."""
@@ -188,9 +153,7 @@ def min_misses(trace, capacity):
 
 def working_set(trace, w):
     """Distinct keys in each window of w lookups (ending at each lookup)."""
-    keys = trace.keys
-    count = {}
-    out = []
+    keys, count, out = trace.keys, {}, []
     for i, k in enumerate(keys):
         count[k] = count.get(k, 0) + 1
         if i >= w:
@@ -203,55 +166,50 @@ def working_set(trace, w):
     return out
 
 
+# A replay line of avc_rcu (tools/avc_trace/replay, tools/native/run
+# replay), and of the model of upstream's AVC (--model upstream).
+RCU_LINE = re.compile(r'^replay (\S+): slots (\d+) threshold (\d+) '
+                      r'reclaim=(\w+): lookups (\d+) hits (\d+) '
+                      r'misses (\d+) reclaims (\d+) ')
+UPSTREAM_LINE = re.compile(r'^replay (\S+): upstream hash=(\w+) slots (\d+) '
+                           r'threshold (\d+): lookups (\d+) hits (\d+) '
+                           r'misses (\d+) reclaims (\d+) ')
+
+
 def parse_replays(path):
     """{(trace, policy, threshold): (lookups, misses, reclaims)}, and the
     validation lines."""
-    pat = re.compile(r'^replay (\S+): slots \d+ threshold (\d+) '
-                     r'reclaim=(\w+): lookups (\d+) hits \d+ misses (\d+) '
-                     r'reclaims (\d+) ')
     res, valid = {}, []
     with open(path) as f:
         for line in f:
-            m = pat.match(line)
+            m = RCU_LINE.match(line)
             if m:
-                res[(m[1], m[3], int(m[2]))] = (int(m[4]), int(m[5]),
-                                                int(m[6]))
+                res[(m[1], m[4], int(m[3]))] = (int(m[5]), int(m[7]),
+                                                int(m[8]))
             elif line.startswith('validation '):
                 valid.append(line.rstrip('\n'))
     return res, valid
 
 
-# The caches of the slots sweep, by (model, hash, reclaim): their labels.
-SWEEP_LABELS = {
-    ('upstream', 'legacy', ''): '6.1 legacy',
-    ('upstream', 'murmur3', ''): '6.19 murmur3',
-    ('upstream', 'jhash', ''): 'upstream jhash',
-    ('avc_rcu', 'jhash', 'lru'): 'avc_rcu lru',
-    ('avc_rcu', 'jhash', 'fifo'): 'avc_rcu fifo',
-    ('avc_rcu', 'jhash', 'newest'): 'avc_rcu newest',
-}
+def sweep_label(cache):
+    """A cache of the slots sweep, (model, hash, reclaim), as labeled."""
+    return {'legacy': '6.1 legacy', 'murmur3': '6.19 murmur3'}.get(
+        cache[1], f'{cache[0]} {cache[2] or cache[1]}')
 
 
 def parse_sweep(paths):
     """{(trace, cache, slots): (threshold, lookups, hits, misses,
-    reclaims)} from replay logs of either model, and the caches in the
-    order they appear; a cache is (model, hash, reclaim)."""
-    rcu = re.compile(r'^replay (\S+): slots (\d+) threshold (\d+) '
-                     r'reclaim=(\w+): lookups (\d+) hits (\d+) '
-                     r'misses (\d+) reclaims (\d+) ')
-    up = re.compile(r'^replay (\S+): upstream hash=(\w+) slots (\d+) '
-                    r'threshold (\d+): lookups (\d+) hits (\d+) '
-                    r'misses (\d+) reclaims (\d+) ')
+    reclaims)}, and the caches (model, hash, reclaim) in their order."""
     res, caches = {}, []
     for path in paths:
         with open(path) as f:
             for line in f:
-                m = rcu.match(line)
+                m = RCU_LINE.match(line)
                 if m:
                     name, slots, thr, pol = m[1], m[2], m[3], m[4]
                     cache = ('avc_rcu', 'jhash', pol)
                 else:
-                    m = up.match(line)
+                    m = UPSTREAM_LINE.match(line)
                     if not m:
                         continue
                     name, hsh, slots, thr = m[1], m[2], m[3], m[4]
@@ -277,8 +235,7 @@ def report_sweep(traces, res, caches, csv_path):
               f'{ratio(n, cold):.3f} %)')
         print(f'{trace.name}: hit ratio % (misses) by slots, threshold '
               f'as replayed (= slots)')
-        labels = [SWEEP_LABELS.get(c, ' '.join(filter(None, c)))
-                  for c in caches]
+        labels = [sweep_label(c) for c in caches]
         print(f'{"slots":>9}' + ''.join(f'{lb:>18}' for lb in labels))
         for sl in slots:
             cells = []
@@ -366,9 +323,8 @@ def ratio(lookups, misses):
 
 
 def report_seeds(trace, replays, seeded):
-    """The misses of the thresholds replayed under other hash seeds, beside
-    the main replay's, per policy: each seed's with three seeds or fewer,
-    else the range (smallest-largest) over all of them."""
+    """The misses under other hash seeds beside the main replay's, per
+    policy: each seed's with three seeds or fewer, else their range."""
     seeds = [SEED] + sorted(seeded)
     runs = [replays] + [seeded[sd] for sd in seeds[1:]]
     ts = sorted({t for (name, p, t) in seeded[seeds[1]] if name == trace.name})
@@ -409,24 +365,18 @@ def report_seeds(trace, replays, seeded):
 
 
 def read_misscost(trace):
-    """The kernel's miss cost for the trace's kernel (traces/misscost-
-    MAJOR.MINOR.txt beside the shipped traces, make trace --workload
-    misscost): (miss_extra_mean_us, ratio_mean, its guest line), or
-    None."""
+    """traces/misscost-MAJOR.MINOR.txt for the trace's kernel:
+    (miss_extra_mean_us, ratio_mean, its guest line), or None."""
     kernel = trace.meta.get('kernel', '')
     mm = '.'.join(kernel.split('.')[:2])
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, 'traces', f'misscost-{mm}.txt')
     if not mm or not os.path.exists(path):
         return None
-    vals = {}
-    with open(path) as f:
-        for line in f:
-            k, _, v = line.strip().partition(' ')
-            vals[k] = v
-            if '=' in line and not line.startswith('#'):
-                k, _, v = line.strip().partition('=')
-                vals[k] = v
+    with open(path) as f:	# "KEY VALUE" lines, and "KEY=VALUE" ones
+        vals = dict(line.strip().partition(
+            '=' if '=' in line and not line.startswith('#') else ' ')[::2]
+            for line in f)
     try:
         return (float(vals['miss_extra_mean_us']), float(vals['ratio_mean']),
                 vals.get('guest', '?'))
@@ -435,10 +385,8 @@ def read_misscost(trace):
 
 
 def report_cost(trace, replays, seeded, thresholds):
-    """Capacity misses (misses beyond the cold ones) per hour of the
-    window and the CPU time they cost at the kernel's measured miss cost,
-    by threshold, for newest (upstream's reclaim) and lru; with seeds, the
-    range over them."""
+    """Capacity misses per hour of the window and their CPU time at the
+    kernel's miss cost, for newest and lru; with seeds, their range."""
     dur = float(trace.meta.get('duration_s', 0) or 0)
     if dur <= 0:
         return
