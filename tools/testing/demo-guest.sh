@@ -1,13 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The demo, inside the guest: load the module, raise cache_threshold to
-# 1024, drive lookups with avc_workload and watch avcstat 1.  A working set
-# larger than the threshold keeps reclaiming; raised past the working set,
-# the cache stops reclaiming and every lookup hits.  avcstat -o csv 1
-# records both phases, the threshold on each row, and the recording is
-# printed at the end between two marker lines, which tools/testing/demo
-# writes to build/demo/avcstat.csv on the host and plots.
+# The demo, inside the guest: a working set larger than cache_threshold
+# (1024) reclaims every second; raised past it (2048), every lookup hits.
+# avcstat -o csv 1 records both, printed at the end between two marker
+# lines for tools/testing/demo.
 set -eu
 
 cd /avc_rcu
@@ -27,16 +24,14 @@ say echo 1024 '>' $F/avc/cache_threshold
 echo 1024 > $F/avc/cache_threshold
 cat $F/avc/cache_threshold
 
-# A policy allowing something for every key of the working set, loaded in
-# one write as the load file requires.
+# A rule for every key of the working set, in one write as load requires.
 awk -v n=$keys 'BEGIN { for (i = 1; i <= n; i++)
 	printf "allow %d 2 3 0x%x\n", i, i % 7 + 1 }' > /tmp/policy
 say "load a $keys-rule policy (dd, one write)"
 dd if=/tmp/policy of=$F/load bs=1M 2>/dev/null
 echo "seqno $(cat $F/seqno)"
 
-# watch: run the workload and show avcstat 1 for $rows rows; the rows are
-# also kept in /tmp/rows.
+# watch: the workload, and avcstat 1 for $rows rows, kept in /tmp/rows.
 watch() {
 	./avc_workload -d $((rows + 2)) -k $keys &
 	workload=$!
