@@ -1,22 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# One lane of make check in its guest (busybox ash), staged by
-# tools/testing/lanes/run with the lane's plan: the kernel's
-# run_kselftest.sh once for each "PARAMS : TEST..." line of the plan,
-# with AVC_RCU_PARAMS=PARAMS (each test loads avc_rcu.ko with them:
-# selftests/lib/module.sh), then the kernel log since the run's start
-# scanned for the patterns of selftests/lib/bad-patterns ("ok - kernel
-# log after run N" or "not ok - ..."), and nothing of avc_rcu left
-# loaded.  A "check kmemleak" line has kmemleak forget what boot left
-# and, after the last run, scan for what the runs leaked; "check kcsan"
-# requires KCSAN's boot self-test passed, and watchpoints set up during
-# the runs.
+# A lane's plan in its guest (busybox ash), staged by lanes/run: for each
+# "PARAMS : TEST..." line the kernel's run_kselftest.sh with
+# AVC_RCU_PARAMS=PARAMS, then the kernel log since scanned with
+# selftests/lib/bad-patterns and nothing of avc_rcu left loaded;
+# "check kmemleak" and "check kcsan" lines, the debug kernels' checks
+# (README).  Exits 1 if anything failed (the host counts the cases);
+# --stop-on-fail stops at the first test that fails.
 #
 #   sh guest.sh [--stop-on-fail] PLAN
-#
-# Exits 1 if any test or check failed (the host counts the cases from
-# the TAP); --stop-on-fail stops at the first test that fails.
 
 KSFT=/avc_rcu/selftests
 LIB=$KSFT/avc_rcu/lib

@@ -1,24 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The lanes of make check (README: the format), for bash: sourced by
-# tools/testing/check and tools/testing/lanes/run.
+# The lanes of make check (README: the format), sourced by check and run.
 #
-# lane_read LANE: one lane, a file of lanes/ or, with a '/', any file,
-#   into lane_title, lane_kernel (stock, debug,
-#   kcsan or a Debian kernel package), lane_cpus, lane_boot (added to the
-#   kernel command line), lane_mem, lane_timeout, lane_env (an array of
-#   VAR=VALUE, the tests' environment) and lane_plan (an array: the
-#   guest's plan, one "PARAMS : TEST..." run or "check WHAT" a line, the
-#   @sets of lanes/sets and of the file expanded).  Returns 1, with the
-#   reason on stderr, on a line it does not know, an unknown set or test,
-#   or a required key missing: a typo must not run a lane other than
-#   written.
-# lane_list [LIST]: the lanes LIST names (CFLIST by default), one a line.
-# lane_counts LOG: the cases of a lane's output (lanes/guest.sh's, the
-#   kernel runner's TAP within it) as "PASSED FAILED SKIPPED", each
-#   test's nested cases counted, a test without any counted as one case,
-#   a test that failed with no failed case, or ran fewer cases than its
-#   plan, as failed cases more; and the lane's own checks.
+# lane_read LANE: a file of lanes/ (or any, named with a '/') into
+#   lane_title, lane_kernel, lane_cpus, lane_boot, lane_mem, lane_timeout,
+#   lane_env (VAR=VALUE...) and lane_plan (the guest's lines, "PARAMS :
+#   TEST..." or "check WHAT", sets expanded); 1, saying why, on anything it
+#   does not know: a typo must not run another lane than written.
+# lane_list [LIST]: the lanes LIST (CFLIST) names, one a line.
+# lane_counts LOG: "PASSED FAILED SKIPPED" of a lane's output: each test's
+#   nested cases (a test without, one case; a failed test without a failed
+#   case, or short of its plan, failed cases more) and the lane's checks.
 
 lanes_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
