@@ -30,6 +30,12 @@ static struct avc_cache *avc_rcu_the_cache;
  */
 int avc_rcu_setup_cache(const struct avc_rcu_config *cfg)
 {
+	struct avc_cache_params p = {
+		.slots = cfg->slots,
+		.threshold = cfg->threshold ?: AVC_RCU_THRESHOLD_DEFAULT,
+		.seed = cfg->hash_seed,
+		.reclaimer = cfg->reclaimer,
+	};
 	struct avc_cache *c;
 	int err;
 
@@ -41,8 +47,7 @@ int avc_rcu_setup_cache(const struct avc_rcu_config *cfg)
 	err = avc_ss_init_at(&avc_rcu_ss, cfg->seqno_start);
 	if (err)
 		return err;
-	c = avc_cache_create(&avc_rcu_ss, cfg->slots, AVC_RCU_THRESHOLD_DEFAULT,
-			     cfg->hash_seed);
+	c = avc_cache_create(&avc_rcu_ss, &p);
 	if (IS_ERR(c)) {
 		avc_ss_destroy(&avc_rcu_ss);
 		return PTR_ERR(c);

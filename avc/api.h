@@ -11,17 +11,22 @@
 
 /**
  * struct avc_rcu_config - how the module's cache is built, at load time
- * @slots: hash buckets, a power of two
+ * @slots: hash buckets, a power of two, or 0 for a table that follows
+ *	cache_threshold
+ * @threshold: the initial cache_threshold, or 0 for the default
  * @sync: how lookups and updates are serialised
  * @reclaim: which entries a reclaim evicts
+ * @reclaimer: where reclaim runs
  * @hash_seed: the hash seed, or 0 for a random one
  * @seqno_start: the seqno of the empty policy the module starts with, 0
  *	but in tests of the seqno's wrap-around
  */
 struct avc_rcu_config {
 	unsigned int slots;
+	unsigned int threshold;
 	enum avc_sync sync;
 	enum avc_reclaim_policy reclaim;
+	enum avc_reclaimer reclaimer;
 	u32 hash_seed;
 	u32 seqno_start;
 };

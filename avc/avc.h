@@ -16,11 +16,16 @@
 #include <linux/cache.h>
 #include <linux/jump_label.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <avc_rcu/avc_rcu.h>
 #include "ss.h"
 #include "sync.h"
+
+struct avc_node;
+struct avc_table;
 
 /**
  * struct avc_key - what a decision is asked for, and cached under
@@ -54,10 +59,10 @@ struct avc_cache_stats {
 
 /**
  * struct avc_hash_stats - a walk of the hash table
- * @entries: nodes linked in the table
- * @buckets_used: buckets holding at least one node
- * @buckets: number of buckets
- * @longest_chain: length of the longest bucket
+ * @entries: nodes linked in the table (in both tables, during a resize)
+ * @buckets_used: buckets holding at least one node (in both)
+ * @buckets: number of buckets (of the newest table)
+ * @longest_chain: length of the longest bucket (of either)
  */
 struct avc_hash_stats {
 	int entries;
@@ -66,35 +71,105 @@ struct avc_hash_stats {
 	int longest_chain;
 };
 
+/*
+ * The work of reclaim, in nodes examined under a lock (see
+ * Documentation/design.rst, "Bounds"):
+ *
+ * AVC_RECLAIM_CHUNK	entries one reclaim section evicts, at most
+ * AVC_NODE_BUDGET	nodes one section that holds a lock of the cache
+ *			examines, at most, whatever slots, threshold, policy
+ *			and hit density: four times upstream's 16 evictions
+ *			(AVC_CACHE_RECLAIM), each of which examines a node
+ * AVC_CLOCK_BUDGET	of which lru's first pass (CLOCK) may use; the rest,
+ *			at least a chunk, evicts by age when the first pass
+ *			found too few entries not referenced
+ * AVC_RECLAIM_BUCKETS	bucket heads one section reads, at most (an empty
+ *			bucket costs one load; upstream's reclaim tries
+ *			AVC_CACHE_SLOTS buckets)
+ * AVC_CHAIN_MAX	entries one bucket holds, at most: an insert into a
+ *			full bucket evicts one of it first, so that an
+ *			insert's search, under the bucket's lock, examines
+ *			at most this many nodes however the table is sized
+ * AVC_SLOTS_FOLLOW_MIN	the fewest buckets of a table that follows
+ *			cache_threshold (upstream's AVC_CACHE_SLOTS)
+ */
+#define AVC_RECLAIM_CHUNK	16
+#define AVC_NODE_BUDGET		64
+#define AVC_CLOCK_BUDGET	(AVC_NODE_BUDGET - AVC_RECLAIM_CHUNK)
+#define AVC_RECLAIM_BUCKETS	512
+#define AVC_CHAIN_MAX		32
+#define AVC_SLOTS_FOLLOW_MIN	512
+
+/**
+ * enum avc_reclaimer - where reclaim runs
+ * @AVC_RECLAIMER_BACKGROUND: a work item, in process context with
+ *	interrupts on, woken when the cache passes its high watermark and
+ *	evicting down to its low one; a miss only wakes it, and at
+ *	cache_threshold a miss's decision is not cached
+ * @AVC_RECLAIMER_INLINE: the miss that takes a place past cache_threshold
+ *	reclaims one section before it links, as upstream's does
+ */
+enum avc_reclaimer {
+	AVC_RECLAIMER_BACKGROUND,
+	AVC_RECLAIMER_INLINE,
+};
+
+/**
+ * struct avc_cache_params - how a cache is made
+ * @slots: buckets, a power of two, fixed for the cache's life; 0: the
+ *	table follows cache_threshold (avc_slots_for())
+ * @threshold: the initial cache_threshold
+ * @seed: the hash seed of every table; 0: each table draws its own at
+ *	random, never 0 (a fixed seed makes the buckets of keys, and so
+ *	reclaim, reproducible)
+ * @reclaimer: where reclaim runs
+ */
+struct avc_cache_params {
+	unsigned int slots;
+	unsigned int threshold;
+	u32 seed;
+	enum avc_reclaimer reclaimer;
+};
+
 /**
  * struct avc_cache - one access vector cache
- * @slots: bucket heads
- * @mask: number of buckets minus one (the count is a power of two)
- * @seed: hash seed, random per cache
+ * @table: the buckets (struct avc_table in node.h), replaced by a resize
  * @stats: per-CPU event counters
  * @ss: the security server answering misses
- * @locks: the bucket locks or the global lock, by sync mode (sync.h)
+ * @locks: the global lock: the locked modes' only lock, rcu mode's reclaim
+ *	lock (sync.h)
  * @threshold: the most entries the cache may hold (cache_threshold)
  * @latest_seqno: newest policy seqno the cache was reset for; decisions
  *	computed under an older policy are not inserted
  * @active: places taken: linked entries, plus the inserts in flight that
  *	reserved a place and have not yet linked or given it back
- * @reclaim_hint: the bucket where the last reclaim's hand stopped
- * @evicted: the nodes the reclaim in progress evicted (rcu mode), to be
- *	freed together after one grace period
+ * @reclaim_hint: the bucket where the last reclaim section's hand stopped
+ * @evicted: the nodes the reclaim section in progress evicted (rcu mode),
+ *	to be freed together after one grace period
+ * @reclaimer: where reclaim runs
+ * @pinned_slots: the buckets the cache was made with, or 0 if its table
+ *	follows cache_threshold
+ * @seed: the seed every table is made with, or 0 for a random one each
+ * @work: the background reclaimer, and the resize (both reclaimers)
+ * @resize_lock: held by a resize and by what may not run beside one
  *
  * The locking rules, stated once (Documentation/design.rst argues them):
  *
- *  - @slots: read under rcu_read_lock() in rcu mode, under the global lock
- *    in the locked modes; changed only under the bucket's update lock
- *    (avc_bucket_lock()), with interrupts off (on PREEMPT_RT: with
- *    migration off), holding no other lock of the cache but the reclaim
- *    lock (the reclaim trylocks buckets under it); a node is never written
- *    after it is linked, but for its referenced byte, and is freed only
- *    when no reader can hold it (call_rcu() in rcu mode, at once in the
- *    locked modes, whose readers hold the lock the unlinker holds);
+ *  - @table and each table's @future: published with rcu_assign_pointer()
+ *    under @resize_lock, read under RCU; a table is freed after a grace
+ *    period once @table no longer points to it;
+ *  - a table's buckets: read under rcu_read_lock() in rcu mode, under the
+ *    global lock in the locked modes; changed only under the bucket's
+ *    update lock (avc_bucket_lock()), with interrupts off (on PREEMPT_RT:
+ *    with migration off), holding no other lock of the cache but the
+ *    reclaim lock (the reclaim trylocks buckets under it) or, in a resize,
+ *    the lock of the old table's bucket the entry leaves (the old table's
+ *    lock first); a node is never written after it is linked, but for its
+ *    referenced byte, and is freed only when no reader can hold it
+ *    (call_rcu() in rcu mode, at once in the locked modes, whose readers
+ *    hold the lock the unlinker holds);
  *  - @latest_seqno: only raised (cmpxchg()), before a reset locks each
- *    bucket; read by inserters under the bucket lock;
+ *    bucket; read by inserters and by a resize under the bucket lock;
  *  - @threshold: xchg() and READ_ONCE(), no lock;
  *  - @active: atomic_t, no lock; an insert takes its place with
  *    atomic_inc_return() before it links, so the count never misses an
@@ -107,9 +182,7 @@ struct avc_hash_stats {
  * not bounce the line every lookup needs.
  */
 struct avc_cache {
-	struct hlist_head *slots;
-	unsigned int mask;
-	u32 seed;
+	struct avc_table __rcu *table;
 	struct avc_cache_stats __percpu *stats;
 	struct avc_ss *ss;
 
@@ -120,13 +193,18 @@ struct avc_cache {
 	atomic_t active;
 	unsigned int reclaim_hint;
 	struct avc_node *evicted;
+	enum avc_reclaimer reclaimer;
+	unsigned int pinned_slots;
+	u32 seed;
+	struct work_struct work;
+	struct mutex resize_lock;
 };
 
 /* cache.c */
 int avc_core_init(void);
 void avc_core_exit(void);
-struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
-				   unsigned int threshold, u32 seed);
+struct avc_cache *avc_cache_create(struct avc_ss *ss,
+				   const struct avc_cache_params *p);
 void avc_cache_destroy(struct avc_cache *c);
 int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
 		       u32 requested, struct avc_rcu_decision *avd);
@@ -134,8 +212,11 @@ void avc_cache_flush(struct avc_cache *c);
 void avc_cache_reset(struct avc_cache *c, u32 seqno);
 unsigned int avc_cache_threshold(const struct avc_cache *c);
 void avc_cache_set_threshold(struct avc_cache *c, unsigned int threshold);
-unsigned int avc_cache_slots(const struct avc_cache *c);
-u32 avc_cache_seed(const struct avc_cache *c);
+void avc_cache_settle(struct avc_cache *c);
+unsigned int avc_cache_slots(struct avc_cache *c);
+bool avc_cache_slots_pinned(const struct avc_cache *c);
+u32 avc_cache_seed(struct avc_cache *c);
+unsigned int avc_cache_entries(const struct avc_cache *c);
 
 /**
  * enum avc_reclaim_policy - which entries a reclaim evicts
@@ -158,8 +239,12 @@ enum avc_reclaim_policy {
  * @AVC_INSERT_RACED: dropped: a racing miss had linked it first
  * @AVC_INSERT_STALE: dropped: computed under a policy a reset retired
  * @AVC_INSERT_NOMEM: not cached: no node could be allocated
- * @AVC_INSERT_FULL: not cached: the cache was at its threshold and the
- *	reclaim found nothing it could evict in its reach
+ * @AVC_INSERT_FULL: not cached: the cache was at its threshold, and
+ *	either the background reclaimer had not yet made room or (inline)
+ *	the miss's own reclaim section left it there (nothing to evict in
+ *	its reach, or a lowered threshold the cache is still above)
+ * @AVC_INSERT_CHAIN: linked, after evicting one entry of its bucket,
+ *	which held AVC_CHAIN_MAX entries
  *
  * The avc_rcu_insert event records the number; tracefs prints the name,
  * and bpftrace or perf scripts map one to the other as the event's format
@@ -174,6 +259,7 @@ enum avc_insert_result {
 	AVC_INSERT_STALE,
 	AVC_INSERT_NOMEM,
 	AVC_INSERT_FULL,
+	AVC_INSERT_CHAIN,
 };
 
 /* reclaim.c: the policy, chosen once before any cache exists */
@@ -181,7 +267,13 @@ DECLARE_STATIC_KEY_TRUE(avc_reclaim_lru_key);
 int avc_reclaim_select(enum avc_reclaim_policy policy);
 int avc_reclaim_parse(const char *name, enum avc_reclaim_policy *policy);
 const char *avc_reclaim_name(enum avc_reclaim_policy policy);
+int avc_reclaimer_parse(const char *name, enum avc_reclaimer *reclaimer);
+const char *avc_reclaimer_name(enum avc_reclaimer reclaimer);
 unsigned int avc_reclaim(struct avc_cache *c);
+void avc_reclaim_wake(struct avc_cache *c);
+void avc_reclaim_work(struct work_struct *work);
+unsigned int avc_watermark_high(unsigned int threshold);
+unsigned int avc_watermark_low(unsigned int threshold);
 
 /**
  * avc_reclaim_lru() - whether hits feed the LRU approximation

@@ -3,7 +3,8 @@
  * avc_rcu core: tracepoints, system "avc_rcu" in tracefs.
  *
  * Every event is on a slow path: a miss and the insert after it, a
- * reclaim, a flush, a reset, a policy load, a threshold change.  None is
+ * reclaim section, a resize, a flush, a reset, a policy load, a threshold
+ * change.  None is
  * on the hit path (avc_cache_has_perm()'s lockless lookup), which
  * tools/testing/static/hitpath.py checks in the built module: a
  * tracepoint is a static branch and, when enabled, a call through the
@@ -38,6 +39,7 @@ TRACE_DEFINE_ENUM(AVC_INSERT_RACED);
 TRACE_DEFINE_ENUM(AVC_INSERT_STALE);
 TRACE_DEFINE_ENUM(AVC_INSERT_NOMEM);
 TRACE_DEFINE_ENUM(AVC_INSERT_FULL);
+TRACE_DEFINE_ENUM(AVC_INSERT_CHAIN);
 
 #define avc_trace_policy_name(p)					\
 	__print_symbolic(p,						\
@@ -52,7 +54,8 @@ TRACE_DEFINE_ENUM(AVC_INSERT_FULL);
 			 { AVC_INSERT_RACED, "raced" },			\
 			 { AVC_INSERT_STALE, "stale" },			\
 			 { AVC_INSERT_NOMEM, "nomem" },		\
-			 { AVC_INSERT_FULL, "full" })
+			 { AVC_INSERT_FULL, "full" },			\
+			 { AVC_INSERT_CHAIN, "chain" })
 
 /*
  * avc_rcu_miss - a lookup the security server answered
@@ -121,35 +124,69 @@ TRACE_EVENT(avc_rcu_insert,
 );
 
 /*
- * avc_rcu_reclaim - one chunked reclaim
+ * avc_rcu_reclaim - one reclaim section
  * @evicted: entries evicted
- * @visited: bucket visits, empty or not (0: another reclaim had made room)
+ * @nodes: nodes examined under the section's locks, at most
+ *	AVC_NODE_BUDGET (0: another section had made room)
+ * @buckets: bucket heads read, empty or not, in both passes
  * @policy: enum avc_reclaim_policy
  * @active: places taken afterwards (linked entries and inserts in flight)
  * @threshold: cache_threshold
- * @duration_ns: time in avc_reclaim(), waiting for the reclaim lock
+ * @duration_ns: time in the section, waiting for the reclaim lock
  *	included
  */
 TRACE_EVENT(avc_rcu_reclaim,
-	    TP_PROTO(unsigned int evicted, unsigned int visited, int policy,
-		     int active, unsigned int threshold, u64 duration_ns),
-	    TP_ARGS(evicted, visited, policy, active, threshold, duration_ns),
+	    TP_PROTO(unsigned int evicted, unsigned int nodes,
+		     unsigned int buckets, int policy, int active,
+		     unsigned int threshold, u64 duration_ns),
+	    TP_ARGS(evicted, nodes, buckets, policy, active, threshold,
+		    duration_ns),
 	    TP_STRUCT__entry(__field(unsigned int, evicted)
-			     __field(unsigned int, visited)
+			     __field(unsigned int, nodes)
+			     __field(unsigned int, buckets)
 			     __field(int, policy)
 			     __field(int, active)
 			     __field(unsigned int, threshold)
 			     __field(u64, duration_ns)),
 	    TP_fast_assign(__entry->evicted = evicted;
-			   __entry->visited = visited;
+			   __entry->nodes = nodes;
+			   __entry->buckets = buckets;
 			   __entry->policy = policy;
 			   __entry->active = active;
 			   __entry->threshold = threshold;
 			   __entry->duration_ns = duration_ns;),
-	    TP_printk("evicted=%u visited=%u policy=%s active=%d threshold=%u duration_ns=%llu",
-		      __entry->evicted, __entry->visited,
+	    TP_printk("evicted=%u nodes=%u buckets=%u policy=%s active=%d threshold=%u duration_ns=%llu",
+		      __entry->evicted, __entry->nodes, __entry->buckets,
 		      avc_trace_policy_name(__entry->policy), __entry->active,
 		      __entry->threshold, __entry->duration_ns)
+);
+
+/*
+ * avc_rcu_resize - the bucket table replaced by one of another size
+ * @old_slots: buckets before
+ * @slots: buckets after
+ * @moved: entries moved into the new table
+ * @dropped: entries dropped instead (of a retired policy, a key inserted
+ *	again meanwhile, or a full bucket)
+ * @duration_ns: from the new table's allocation to its publication
+ */
+TRACE_EVENT(avc_rcu_resize,
+	    TP_PROTO(unsigned int old_slots, unsigned int slots,
+		     unsigned int moved, unsigned int dropped, u64 duration_ns),
+	    TP_ARGS(old_slots, slots, moved, dropped, duration_ns),
+	    TP_STRUCT__entry(__field(unsigned int, old_slots)
+			     __field(unsigned int, slots)
+			     __field(unsigned int, moved)
+			     __field(unsigned int, dropped)
+			     __field(u64, duration_ns)),
+	    TP_fast_assign(__entry->old_slots = old_slots;
+			   __entry->slots = slots;
+			   __entry->moved = moved;
+			   __entry->dropped = dropped;
+			   __entry->duration_ns = duration_ns;),
+	    TP_printk("old_slots=%u slots=%u moved=%u dropped=%u duration_ns=%llu",
+		      __entry->old_slots, __entry->slots, __entry->moved,
+		      __entry->dropped, __entry->duration_ns)
 );
 
 /*

@@ -7,6 +7,7 @@
  * inserts, reclaims and flushes take the lock of the one bucket they change
  * and free nodes only after a grace period.  The spinlock and rwlock modes
  * rebuild the designs of 2004 for comparison: see avc_locked_has_perm().
+ * Reclaim is in reclaim.c, the resize of the bucket table in resize.c.
  *
  * The locking rules are stated at struct avc_cache (avc.h), the lock
  * helpers are in sync.h, and Documentation/design.rst argues both.
@@ -16,6 +17,7 @@
 
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include "node.h"
@@ -99,23 +101,47 @@ static void avc_node_free(struct avc_cache *c, struct avc_node *node,
 /**
  * avc_node_unlink() - remove a linked node and free it when safe
  * @c: the cache
+ * @t: the node's table
  * @idx: the node's bucket, whose update lock the caller holds
  * @node: the node
  */
-void avc_node_unlink(struct avc_cache *c, unsigned int idx,
-		     struct avc_node *node)
+void avc_node_unlink(struct avc_cache *c, struct avc_table *t,
+		     unsigned int idx, struct avc_node *node)
 {
-	avc_bucket_assert_held(&c->locks, idx);
+	avc_bucket_assert_held(&c->locks, t->locks, idx);
 	hlist_del_rcu(&node->list);
 	atomic_dec(&c->active);
 	avc_node_free(c, node, true);
 }
 
+/**
+ * avc_node_link() - link a node at the tail of its bucket
+ * @c: the cache
+ * @t: the table
+ * @idx: the bucket, whose update lock the caller holds
+ * @node: the node, not linked
+ * @tail: the bucket's last node, or NULL if it is empty
+ *
+ * A bucket lists its entries oldest first, so that a reclaim finds the
+ * oldest where it starts, at the head.  The caller found @tail with the
+ * search it made for the key anyway.
+ */
+void avc_node_link(struct avc_cache *c, struct avc_table *t,
+		   unsigned int idx, struct avc_node *node,
+		   struct avc_node *tail)
+{
+	avc_bucket_assert_held(&c->locks, t->locks, idx);
+	if (tail)
+		hlist_add_behind_rcu(&node->list, &tail->list);
+	else
+		hlist_add_head_rcu(&node->list, &t->slots[idx]);
+}
+
 /*
- * The nodes one reclaim evicted, freed together after one grace period:
- * one call_rcu() a chunk, not one a node.  They are chained through
- * list.pprev, which hlist_del_rcu() poisoned and no reader follows (a
- * lockless reader still on an evicted node goes on by list.next, left
+ * The nodes one reclaim section evicted, freed together after one grace
+ * period: one call_rcu() a chunk, not one a node.  They are chained
+ * through list.pprev, which hlist_del_rcu() poisoned and no reader follows
+ * (a lockless reader still on an evicted node goes on by list.next, left
  * intact); the first node's rhead carries the chain through the grace
  * period, and its callback frees every node of it.
  */
@@ -136,18 +162,19 @@ static void avc_node_free_chain_rcu(struct rcu_head *rhead)
 /**
  * avc_node_evict() - remove a linked node for the reclaim in progress
  * @c: the cache; the caller holds its reclaim lock
+ * @t: the node's table
  * @idx: the node's bucket, whose update lock the caller holds
  * @node: the node
  *
- * As avc_node_unlink(), but in rcu mode the node joins the reclaim's chain
- * (@c->evicted), which avc_node_free_evicted() frees after one grace
- * period once the reclaim is done.  In the locked modes it is freed at
+ * As avc_node_unlink(), but in rcu mode the node joins the section's
+ * chain (@c->evicted), which avc_node_free_evicted() frees after one grace
+ * period once the section is done.  In the locked modes it is freed at
  * once, as avc_node_unlink() frees it.
  */
-void avc_node_evict(struct avc_cache *c, unsigned int idx,
-		    struct avc_node *node)
+void avc_node_evict(struct avc_cache *c, struct avc_table *t,
+		    unsigned int idx, struct avc_node *node)
 {
-	avc_bucket_assert_held(&c->locks, idx);
+	avc_bucket_assert_held(&c->locks, t->locks, idx);
 	hlist_del_rcu(&node->list);
 	atomic_dec(&c->active);
 	this_cpu_inc(c->stats->frees);
@@ -172,23 +199,72 @@ void avc_node_free_evicted(struct avc_node *chain)
 		call_rcu(&chain->rhead, avc_node_free_chain_rcu);
 }
 
+/* A seed drawn at random is never 0, which stands for "draw one". */
+static u32 avc_seed_draw(void)
+{
+	u32 seed;
+
+	do {
+		seed = get_random_u32();
+	} while (!seed);
+	return seed;
+}
+
+/**
+ * avc_table_alloc() - an empty bucket table
+ * @c: the cache it is for (its seed, fixed or not)
+ * @nslots: number of buckets, a power of two
+ * @gfp: allocation flags
+ *
+ * Return: the table, or NULL.
+ */
+struct avc_table *avc_table_alloc(struct avc_cache *c, unsigned int nslots,
+				  gfp_t gfp)
+{
+	struct avc_table *t;
+	unsigned int i;
+
+	t = kvzalloc(struct_size(t, slots, nslots), gfp);
+	if (!t)
+		return NULL;
+	if (avc_bucket_locks_alloc(&t->locks, nslots, gfp)) {
+		kvfree(t);
+		return NULL;
+	}
+	for (i = 0; i < nslots; i++)
+		INIT_HLIST_HEAD(&t->slots[i]);
+	t->mask = nslots - 1;
+	t->seed = c->seed ?: avc_seed_draw();
+	RCU_INIT_POINTER(t->future, NULL);
+	return t;
+}
+
+/**
+ * avc_table_free() - free a table no reader can hold
+ * @t: the table, every bucket empty
+ */
+void avc_table_free(struct avc_table *t)
+{
+	kvfree(t->locks);
+	kvfree(t);
+}
+
 /**
  * avc_cache_create() - make an empty cache in front of a security server
  * @ss: the security server that answers misses
- * @nslots: number of buckets, a power of two
- * @threshold: initial cache_threshold
- * @seed: hash seed, or 0 for a random one (a fixed seed makes the buckets
- *	of keys, and so reclaim, reproducible)
+ * @p: the cache's parameters
+ *
+ * Sleeps.
  *
  * Return: the cache, or an ERR_PTR().
  */
-struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
-				   unsigned int threshold, u32 seed)
+struct avc_cache *avc_cache_create(struct avc_ss *ss,
+				   const struct avc_cache_params *p)
 {
+	struct avc_table *t;
 	struct avc_cache *c;
-	unsigned int i;
 
-	if (!is_power_of_2(nslots))
+	if (p->slots && !is_power_of_2(p->slots))
 		return ERR_PTR(-EINVAL);
 
 	/*
@@ -198,38 +274,47 @@ struct avc_cache *avc_cache_create(struct avc_ss *ss, unsigned int nslots,
 	c = kzalloc(sizeof(*c), GFP_KERNEL | __GFP_NOWARN);
 	if (!c)
 		return ERR_PTR(-ENOMEM);
-	c->slots = kvcalloc(nslots, sizeof(*c->slots),
-			    GFP_KERNEL | __GFP_NOWARN);
-	c->stats = alloc_percpu_gfp(struct avc_cache_stats,
-				    GFP_KERNEL | __GFP_NOWARN);
-	if (!c->slots || !c->stats || avc_locks_init(&c->locks, nslots)) {
-		free_percpu(c->stats);
-		kvfree(c->slots);
-		kfree(c);
-		return ERR_PTR(-ENOMEM);
-	}
-
-	for (i = 0; i < nslots; i++)
-		INIT_HLIST_HEAD(&c->slots[i]);
-	c->mask = nslots - 1;
-	c->seed = seed ?: get_random_u32();
 	c->ss = ss;
-	c->threshold = threshold;
+	c->threshold = p->threshold;
+	c->pinned_slots = p->slots;
+	c->seed = p->seed;
+	c->reclaimer = p->reclaimer;
 	c->latest_seqno = avc_ss_seqno(ss);
 	atomic_set(&c->active, 0);
 	c->reclaim_hint = 0;
 	c->evicted = NULL;
+	avc_locks_init(&c->locks);
+	mutex_init(&c->resize_lock);
+	INIT_WORK(&c->work, avc_reclaim_work);
+
+	c->stats = alloc_percpu_gfp(struct avc_cache_stats,
+				    GFP_KERNEL | __GFP_NOWARN);
+	t = avc_table_alloc(c, p->slots ?: avc_slots_for(c, p->threshold),
+			    GFP_KERNEL | __GFP_NOWARN);
+	if (!c->stats || !t) {
+		if (t)
+			avc_table_free(t);
+		free_percpu(c->stats);
+		mutex_destroy(&c->resize_lock);
+		kfree(c);
+		return ERR_PTR(-ENOMEM);
+	}
+	RCU_INIT_POINTER(c->table, t);
 	return c;
 }
 
 /**
  * avc_cache_destroy() - free a cache and everything in it
- * @c: the cache; no lookup may be running or start
+ * @c: the cache; no lookup, flush, reset or threshold change may be running
+ *	or start
  */
 void avc_cache_destroy(struct avc_cache *c)
 {
 	struct avc_cache_stats sum;
+	struct avc_table *t;
 
+	/* The reclaimer and a resize in progress finish; nothing requeues. */
+	cancel_work_sync(&c->work);
 	avc_cache_flush(c);
 	rcu_barrier();
 
@@ -238,9 +323,11 @@ void avc_cache_destroy(struct avc_cache *c)
 	     "avc_rcu: %d entries still linked, %u allocated, %u freed\n",
 	     atomic_read(&c->active), sum.allocations, sum.frees);
 
-	avc_locks_destroy(&c->locks);
+	t = rcu_dereference_protected(c->table, true);
+	WARN_ON(rcu_access_pointer(t->future));
+	avc_table_free(t);
+	mutex_destroy(&c->resize_lock);
 	free_percpu(c->stats);
-	kvfree(c->slots);
 	kfree(c);
 }
 
@@ -254,38 +341,93 @@ static void avc_node_drop(struct avc_cache *c, struct avc_node *node)
 	avc_node_free(c, node, false);
 }
 
+/**
+ * avc_node_free_unlinked() - free a node just unlinked, once no reader can
+ *	hold it; its place is the caller's to give back
+ * @c: the cache
+ * @node: the node
+ */
+void avc_node_free_unlinked(struct avc_cache *c, struct avc_node *node)
+{
+	avc_node_free(c, node, true);
+}
+
+/**
+ * avc_insert_stale() - whether a decision is of a policy a reset retired
+ * @c: the cache
+ * @seqno: the seqno of the policy the decision was computed under
+ *
+ * The caller holds the lock of the bucket the decision would go into:
+ * Documentation/design.rst, "Policy and its seqno", argues why that makes
+ * the answer exact against every reset.
+ *
+ * Return: true if the decision must not be linked.
+ */
+bool avc_insert_stale(struct avc_cache *c, u32 seqno)
+{
+	return avc_seqno_before(seqno, READ_ONCE(c->latest_seqno));
+}
+
+/*
+ * Take a place for a new entry: true if the insert may go on, false if the
+ * place was given back because the cache is at its threshold.  With the
+ * background reclaimer, a place past the high watermark wakes it, and a
+ * place past the threshold is refused at once: the miss never reclaims.
+ * Inline, a place past the threshold makes the inserter reclaim one
+ * section, with no bucket lock held, before its own node is linked, so
+ * that the node is never among its own chunk (which would make
+ * reclaim=newest evict what was just asked for); if the cache is still
+ * past the threshold then, the place is given back.  Either way a node is
+ * linked only when the places taken, its own included, were within the
+ * threshold after it took its own, and the cache never holds more than
+ * cache_threshold entries (Documentation/design.rst, "The size bound").
+ */
+static bool avc_take_place(struct avc_cache *c)
+{
+	unsigned int thr = READ_ONCE(c->threshold);
+	unsigned int n = atomic_inc_return(&c->active);
+
+	if (c->reclaimer == AVC_RECLAIMER_BACKGROUND) {
+		if (n > avc_watermark_high(thr))
+			avc_reclaim_wake(c);
+		if (n <= thr)
+			return true;
+	} else if (n > thr) {
+		avc_reclaim(c);
+		if (atomic_read(&c->active) <= READ_ONCE(c->threshold))
+			return true;
+	} else {
+		return true;
+	}
+	atomic_dec(&c->active);
+	return false;
+}
+
 /*
  * Link a freshly computed decision.  Runs in the caller's context, which may
  * be atomic: the node comes from GFP_NOWAIT and a failed allocation only
- * means the decision is not cached.
- *
- * The insert first takes a place (atomic_inc_return() of @active, which
- * therefore counts the inserts in flight too).  A place past the threshold
- * makes it reclaim a chunk, with no bucket lock held, before its own node
- * is linked, so that the node is never among its own chunk (which would
- * make reclaim=newest evict what was just asked for); if the cache is
- * still past the threshold then (the reclaim found nothing to evict in its
- * reach), the decision is not cached.  So a node is linked only when the
- * places taken, its own included, were within the threshold after it took
- * its own, and the cache never holds more than cache_threshold entries
- * (Documentation/design.rst, "The size bound").  Every way out that does
- * not link the node gives its place back; a replacement gives back the
- * place of the entry it replaces.
+ * means the decision is not cached.  The node goes into the newest table
+ * (a resize in progress moves the others' entries there): a table whose
+ * @future is set, read under the bucket's lock, is left for it.  Every
+ * way out that does not link the node gives its place back; a replacement
+ * gives back the place of the entry it replaces, and an insert into a
+ * bucket of AVC_CHAIN_MAX entries evicts one of them first.
  */
 static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 		       const struct avc_rcu_decision *avd)
 {
-	unsigned int idx = avc_hash(c, k);
-	struct avc_node *node, *old;
+	struct avc_node *node, *pos, *old = NULL, *tail = NULL, *head = NULL;
+	struct avc_node *cold = NULL, *victim = NULL;
 	enum avc_insert_result res;
+	struct avc_table *t, *f;
+	unsigned int idx, len = 0;
 	unsigned long flags;
 
 	node = kmem_cache_alloc(avc_node_cachep, GFP_NOWAIT | __GFP_NOWARN);
 	if (!node) {
-		trace_avc_rcu_insert(k->ssid, k->tsid, k->tclass, avd->seqno,
-				     idx, AVC_INSERT_NOMEM,
-				     atomic_read(&c->active));
-		return;
+		res = AVC_INSERT_NOMEM;
+		idx = 0;
+		goto trace;
 	}
 	this_cpu_inc(c->stats->allocations);
 	node->ssid = k->ssid;
@@ -294,26 +436,50 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 	node->referenced = 0;
 	node->dec = *avd;
 
-	if (atomic_inc_return(&c->active) > READ_ONCE(c->threshold)) {
-		avc_reclaim(c);
-		if (atomic_read(&c->active) > READ_ONCE(c->threshold)) {
-			avc_node_drop(c, node);
-			res = AVC_INSERT_FULL;
-			goto out;
-		}
+	if (!avc_take_place(c)) {
+		avc_node_free(c, node, false);
+		res = AVC_INSERT_FULL;
+		idx = 0;
+		goto trace;
 	}
 
-	flags = avc_bucket_lock(&c->locks, idx);
-	if (avc_seqno_before(avd->seqno, READ_ONCE(c->latest_seqno))) {
+	rcu_read_lock();
+	t = avc_table_newest(c);
+	for (;;) {
+		idx = avc_hash(t, k);
+		flags = avc_bucket_lock(&c->locks, t->locks, idx);
+		f = rcu_dereference_protected(t->future,
+					      avc_table_lockdep_held(c, t, idx));
+		if (!f)
+			break;
+		avc_bucket_unlock(&c->locks, t->locks, idx, flags);
+		t = f;
+	}
+	if (avc_insert_stale(c, avd->seqno)) {
 		/* Computed under a policy that a reset has already retired. */
 		res = AVC_INSERT_STALE;
-	} else {
-		old = avc_search(c, idx, k);
-		if (!old) {
-			hlist_add_head_rcu(&node->list, &c->slots[idx]);
-			res = AVC_INSERT_LINKED;
-		} else if (avc_seqno_before(old->dec.seqno, avd->seqno)) {
-			/* The new node takes the old one's place: one back. */
+		goto unlock;
+	}
+	hlist_for_each_entry_rcu(pos, &t->slots[idx], list,
+				 avc_table_lockdep_held(c, t, idx)) {
+		if (avc_node_is(pos, k)) {
+			old = pos;
+			break;
+		}
+		if (!head)
+			head = pos;
+		if (!cold && !READ_ONCE(pos->referenced))
+			cold = pos;
+		tail = pos;
+		len++;
+	}
+	if (old) {
+		if (avc_seqno_before(old->dec.seqno, avd->seqno)) {
+			/*
+			 * The new node takes the old one's place, and its
+			 * referenced bit: one place back.
+			 */
+			node->referenced = READ_ONCE(old->referenced);
 			hlist_replace_rcu(&old->list, &node->list);
 			atomic_dec(&c->active);
 			avc_node_free(c, old, true);
@@ -322,12 +488,25 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 			/* A racing miss linked the same decision first. */
 			res = AVC_INSERT_RACED;
 		}
+		goto unlock;
 	}
-	avc_bucket_unlock(&c->locks, idx, flags);
+	if (len >= AVC_CHAIN_MAX)
+		victim = avc_chain_victim(cold, head, tail);
+	avc_node_link(c, t, idx, node, tail);
+	res = AVC_INSERT_LINKED;
+	if (victim) {
+		avc_node_unlink(c, t, idx, victim);
+		this_cpu_inc(c->stats->reclaims);
+		res = AVC_INSERT_CHAIN;
+	}
+unlock:
+	avc_bucket_unlock(&c->locks, t->locks, idx, flags);
+	rcu_read_unlock();
 
-	if (res != AVC_INSERT_LINKED && res != AVC_INSERT_REPLACED)
+	if (res != AVC_INSERT_LINKED && res != AVC_INSERT_REPLACED &&
+	    res != AVC_INSERT_CHAIN)
 		avc_node_drop(c, node);
-out:
+trace:
 	trace_avc_rcu_insert(k->ssid, k->tsid, k->tclass, avd->seqno, idx,
 			     res, atomic_read(&c->active));
 }
@@ -350,26 +529,78 @@ static noinline int avc_miss(struct avc_cache *c, const struct avc_key *k,
 }
 
 /*
+ * A key not found in the current table may be in the table a resize in
+ * progress is moving entries to.  The caller is on the read side (RCU, or
+ * the global lock in the locked modes).
+ */
+static struct avc_node *avc_search_future(struct avc_cache *c,
+					  struct avc_table *t,
+					  const struct avc_key *k)
+{
+	struct avc_node *node;
+
+	while ((t = rcu_dereference(t->future))) {
+		node = avc_search(c, t, avc_hash(t, k), k);
+		if (node)
+			return node;
+	}
+	return NULL;
+}
+
+/* Copy a hit's decision out, on the read side. */
+static void avc_hit(struct avc_node *node, struct avc_rcu_decision *avd)
+{
+	*avd = node->dec;
+	avc_node_touch(node);
+}
+
+/*
+ * The rcu mode's miss in the current table: out of line, the other
+ * tables' search of a resize in progress, then the miss proper.
+ */
+static noinline int avc_rcu_miss(struct avc_cache *c, const struct avc_key *k,
+				 u32 requested, struct avc_rcu_decision *avd)
+{
+	struct avc_node *node;
+
+	rcu_read_lock();
+	node = avc_search_future(c, avc_table_current(c), k);
+	if (node)
+		avc_hit(node, avd);
+	rcu_read_unlock();
+	if (!node)
+		return avc_miss(c, k, requested, avd);
+	this_cpu_inc(c->stats->lookups);
+	this_cpu_inc(c->stats->hits);
+	return avc_decide(avd, requested);
+}
+
+/*
  * The locked modes' lookup: the same search under the global lock, which is
  * what made every lookup on every CPU write the lock's cache line in 2004.
- * Out of line, so that the rcu path pays nothing for its existence.
+ * Out of line, so that the rcu path pays nothing for its existence.  The
+ * table pointer is read in an RCU read-side section as in rcu mode (the
+ * global lock is one too in the kernel, but not in the native build).
  */
 static noinline int avc_locked_has_perm(struct avc_cache *c,
 					const struct avc_key *k,
 					u32 requested,
 					struct avc_rcu_decision *avd)
 {
-	unsigned int idx = avc_hash(c, k);
 	struct avc_node *node;
+	struct avc_table *t;
 	unsigned long flags;
 
+	rcu_read_lock();
 	flags = avc_read_lock(&c->locks);
-	node = avc_search(c, idx, k);
-	if (node) {
-		*avd = node->dec;
-		avc_node_touch(node);
-	}
+	t = avc_table_current(c);
+	node = avc_search(c, t, avc_hash(t, k), k);
+	if (!node)
+		node = avc_search_future(c, t, k);
+	if (node)
+		avc_hit(node, avd);
 	avc_read_unlock(&c->locks, flags);
+	rcu_read_unlock();
 
 	if (!node)
 		return avc_miss(c, k, requested, avd);
@@ -399,12 +630,14 @@ int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
 {
 	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
 	struct avc_node *node;
+	struct avc_table *t;
 
 	if (avc_sync_locked())
 		return avc_locked_has_perm(c, &k, requested, avd);
 
 	rcu_read_lock();
-	node = avc_search(c, avc_hash(c, &k), &k);
+	t = rcu_dereference(c->table);
+	node = avc_search(c, t, avc_hash(t, &k), &k);
 	if (likely(node)) {
 		*avd = node->dec;
 		avc_node_touch(node);
@@ -414,29 +647,50 @@ int avc_cache_has_perm(struct avc_cache *c, u32 ssid, u32 tsid, u16 tclass,
 		return avc_decide(avd, requested);
 	}
 	rcu_read_unlock();
-	return avc_miss(c, &k, requested, avd);
+	return avc_rcu_miss(c, &k, requested, avd);
 }
 
 /*
- * Empty every bucket, each under its own lock, so lookups continue
+ * Empty every bucket of @t, each under its own lock, so lookups continue
  * throughout.  Returns the number of entries it unlinked.
  */
-static unsigned int avc_cache_empty(struct avc_cache *c)
+static unsigned int avc_table_empty(struct avc_cache *c, struct avc_table *t)
 {
 	struct avc_node *node;
 	struct hlist_node *tmp;
 	unsigned int i, n = 0;
 	unsigned long flags;
 
-	for (i = 0; i <= c->mask; i++) {
+	for (i = 0; i <= t->mask; i++) {
 		/* Lock even empty buckets: avc_cache_reset() relies on it. */
-		flags = avc_bucket_lock(&c->locks, i);
-		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list) {
-			avc_node_unlink(c, i, node);
+		flags = avc_bucket_lock(&c->locks, t->locks, i);
+		hlist_for_each_entry_safe(node, tmp, &t->slots[i], list) {
+			avc_node_unlink(c, t, i, node);
 			n++;
 		}
-		avc_bucket_unlock(&c->locks, i, flags);
+		avc_bucket_unlock(&c->locks, t->locks, i, flags);
 	}
+	return n;
+}
+
+/*
+ * Empty every table: the current one, then the one a resize in progress
+ * moves its entries to, read only once the current one is empty (see
+ * Documentation/design.rst, "Resize", for why that order catches every
+ * entry a resize moves).  Returns the number of entries unlinked.
+ */
+static unsigned int avc_cache_empty(struct avc_cache *c)
+{
+	struct avc_table *t;
+	unsigned int n = 0;
+
+	rcu_read_lock();
+	t = avc_table_current(c);
+	do {
+		n += avc_table_empty(c, t);
+		t = rcu_dereference(t->future);
+	} while (t);
+	rcu_read_unlock();
 	return n;
 }
 
@@ -484,8 +738,7 @@ void avc_cache_reset(struct avc_cache *c, u32 seqno)
  * avc_cache_threshold() - current cache_threshold
  * @c: the cache
  *
- * Return: the most entries the cache may hold; an insert that takes a
- * place beyond it reclaims first.
+ * Return: the most entries the cache may hold.
  */
 unsigned int avc_cache_threshold(const struct avc_cache *c)
 {
@@ -493,25 +746,59 @@ unsigned int avc_cache_threshold(const struct avc_cache *c)
 }
 
 /**
- * avc_cache_seed() - the hash seed in use
+ * avc_cache_entries() - places taken
  * @c: the cache
  *
- * Return: the seed avc_cache_create() was given, or the one it drew.
+ * Return: the entries linked, plus the inserts in flight that hold a place.
  */
-u32 avc_cache_seed(const struct avc_cache *c)
+unsigned int avc_cache_entries(const struct avc_cache *c)
 {
-	return c->seed;
+	return atomic_read(&c->active);
+}
+
+/**
+ * avc_cache_seed() - the hash seed of the current table
+ * @c: the cache
+ *
+ * Return: the seed the cache was made with, or the one the current table
+ *	drew.
+ */
+u32 avc_cache_seed(struct avc_cache *c)
+{
+	u32 seed;
+
+	rcu_read_lock();
+	seed = avc_table_newest(c)->seed;
+	rcu_read_unlock();
+	return seed;
 }
 
 /**
  * avc_cache_slots() - number of buckets
  * @c: the cache
  *
- * Return: the number of buckets, fixed when the cache was created.
+ * Return: the number of buckets of the newest table.
  */
-unsigned int avc_cache_slots(const struct avc_cache *c)
+unsigned int avc_cache_slots(struct avc_cache *c)
 {
-	return c->mask + 1;
+	unsigned int n;
+
+	rcu_read_lock();
+	n = avc_table_newest(c)->mask + 1;
+	rcu_read_unlock();
+	return n;
+}
+
+/**
+ * avc_cache_slots_pinned() - whether the number of buckets is fixed
+ * @c: the cache
+ *
+ * Return: true if the cache was made with a number of slots, false if its
+ * table follows cache_threshold.
+ */
+bool avc_cache_slots_pinned(const struct avc_cache *c)
+{
+	return c->pinned_slots;
 }
 
 /**
@@ -519,14 +806,32 @@ unsigned int avc_cache_slots(const struct avc_cache *c)
  * @c: the cache
  * @threshold: the new value; range checks are the caller's
  *
- * Takes effect on later inserts: a cache above the new value shrinks by a
- * reclaim chunk per insert, as upstream's does.  An exchange rather than a
- * store, so that the tracepoint's old value is the one this call replaced,
- * however many writers race.
+ * Never sleeps.  Takes effect on later inserts.  With the background
+ * reclaimer, a cache above the new value is reclaimed down to its low
+ * watermark in process context; inline, it shrinks by a reclaim section
+ * per insert, and an insert is cached only once the cache is back within
+ * the threshold.  A table that follows the threshold is resized by the
+ * reclaimer's work item (avc_cache_settle() waits for it).  An exchange
+ * rather than a store, so that the tracepoint's old value is the one this
+ * call replaced, however many writers race.
  */
 void avc_cache_set_threshold(struct avc_cache *c, unsigned int threshold)
 {
 	unsigned int old = xchg(&c->threshold, threshold);
 
 	trace_avc_rcu_threshold(old, threshold);
+	queue_work(system_unbound_wq, &c->work);
+}
+
+/**
+ * avc_cache_settle() - wait for the work a threshold change queued
+ * @c: the cache
+ *
+ * Sleeps.  When it returns, the resize and (background reclaimer) the
+ * reclaim that the last avc_cache_set_threshold() before it asked for
+ * have run.
+ */
+void avc_cache_settle(struct avc_cache *c)
+{
+	flush_work(&c->work);
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * avc_rcu core: cache nodes, the hash and the bucket search.
+ * avc_rcu core: cache nodes, the bucket table, the hash and the bucket
+ * search.
  *
- * Private to avc/.  A node is immutable once linked: a changed decision is
- * a new node that replaces the old one, so a lockless reader always sees a
- * whole decision.
+ * Private to avc/.  A node is immutable once linked, but for its
+ * referenced byte: a changed decision is a new node that replaces the old
+ * one, so a lockless reader always sees a whole decision.
  */
 #ifndef _AVC_RCU_NODE_H
 #define _AVC_RCU_NODE_H
@@ -17,7 +18,8 @@
 
 /**
  * struct avc_node - one cached decision, in one 64-byte cache line
- * @list: bucket linkage, traversed under RCU
+ * @list: bucket linkage, traversed under RCU; a bucket lists its entries
+ *	oldest first (an insert links at the tail)
  * @ssid: source SID of the key
  * @tsid: target SID of the key
  * @tclass: target class of the key
@@ -47,22 +49,47 @@ struct avc_node {
 };
 
 /**
- * avc_hash() - bucket index of a key
- * @c: the cache
+ * struct avc_table - the buckets of a cache, replaced whole by a resize
+ * @mask: number of buckets minus one (the count is a power of two)
+ * @seed: the hash seed of this table
+ * @locks: rcu mode: one update lock per bucket; NULL in the locked modes,
+ *	whose global lock stands in for every bucket's
+ * @future: the table a resize in progress moves this one's entries to,
+ *	or NULL; set once, before the first entry moves, and never cleared
+ * @rcu: frees the table once no reader can hold it
+ * @slots: bucket heads, on a cache line of their own: a lookup reads the
+ *	header, inserts write heads
+ *
+ * Lookups, inserts and reclaims find the table through the cache's
+ * @table pointer (struct avc_cache), under RCU.  A table is immutable but
+ * for its buckets and @future.
+ */
+struct avc_table {
+	unsigned int mask;
+	u32 seed;
+	spinlock_t *locks;
+	struct avc_table __rcu *future;
+	struct rcu_head rcu;
+	struct hlist_head slots[] ____cacheline_aligned_in_smp;
+};
+
+/**
+ * avc_hash() - bucket index of a key in a table
+ * @t: the table
  * @k: the key
  *
- * Bob Jenkins' lookup3 final mix over the whole triple, seeded per cache.
+ * Bob Jenkins' lookup3 final mix over the whole triple, seeded per table.
  * The old ssid ^ (tsid << 2) ^ (tclass << 4) leaves the high bits of the
  * SIDs out of small tables and lets nearby triples collide; this does not,
- * and the random seed keeps an unprivileged user of the access file from
- * choosing keys that pile into one bucket.
+ * and a seed no unprivileged user can read keeps a user of the access
+ * file from choosing keys that pile into one bucket.
  *
  * Return: the bucket index, below the number of buckets.
  */
-static __always_inline unsigned int avc_hash(const struct avc_cache *c,
+static __always_inline unsigned int avc_hash(const struct avc_table *t,
 					     const struct avc_key *k)
 {
-	return jhash_3words(k->ssid, k->tsid, k->tclass, c->seed) & c->mask;
+	return jhash_3words(k->ssid, k->tsid, k->tclass, t->seed) & t->mask;
 }
 
 static __always_inline bool avc_node_is(const struct avc_node *node,
@@ -89,10 +116,19 @@ static __always_inline void avc_node_touch(struct avc_node *node)
 		WRITE_ONCE(node->referenced, 1);
 }
 
+/*
+ * Whether this task holds the lock that protects bucket @idx of @t: the
+ * lockdep condition of every traversal that may run without
+ * rcu_read_lock().  Only lockdep evaluates it.
+ */
+#define avc_table_lockdep_held(c, t, idx)				\
+	avc_bucket_lockdep_held(&(c)->locks, (t)->locks, (idx))
+
 /**
  * avc_search() - find a key in its bucket
  * @c: the cache
- * @idx: the bucket, avc_hash() of @k
+ * @t: the table, read under RCU or the bucket's lock
+ * @idx: the bucket, avc_hash() of @k in @t
  * @k: the key
  *
  * The caller holds rcu_read_lock() (rcu mode), the global lock (locked
@@ -104,24 +140,64 @@ static __always_inline void avc_node_touch(struct avc_node *node)
  * Return: the node, or NULL.
  */
 static __always_inline struct avc_node *avc_search(struct avc_cache *c,
+						   struct avc_table *t,
 						   unsigned int idx,
 						   const struct avc_key *k)
 {
 	struct avc_node *node;
 
-	hlist_for_each_entry_rcu(node, &c->slots[idx], list,
-				 avc_bucket_lockdep_held(&c->locks, idx))
+	hlist_for_each_entry_rcu(node, &t->slots[idx], list,
+				 avc_table_lockdep_held(c, t, idx))
 		if (avc_node_is(node, k))
 			return node;
 	return NULL;
 }
 
+/* The cache's current table; the caller is in an RCU read-side section. */
+static __always_inline struct avc_table *avc_table_current(struct avc_cache *c)
+{
+	return rcu_dereference_check(c->table,
+				     lockdep_is_held(&c->resize_lock));
+}
+
+/*
+ * The newest table: the current one, or the one a resize in progress
+ * moves entries to, where inserts link and reclaims evict.  The caller is
+ * in an RCU read-side section.
+ */
+static inline struct avc_table *avc_table_newest(struct avc_cache *c)
+{
+	struct avc_table *t = avc_table_current(c), *f;
+
+	while ((f = rcu_dereference_check(t->future,
+					  lockdep_is_held(&c->resize_lock))))
+		t = f;
+	return t;
+}
+
 /* cache.c: unlink under the bucket lock, free when no reader can hold it */
-void avc_node_unlink(struct avc_cache *c, unsigned int idx,
-		     struct avc_node *node);
+void avc_node_unlink(struct avc_cache *c, struct avc_table *t,
+		     unsigned int idx, struct avc_node *node);
 /* the same for a reclaim, whose evictions share one grace period */
-void avc_node_evict(struct avc_cache *c, unsigned int idx,
-		    struct avc_node *node);
+void avc_node_evict(struct avc_cache *c, struct avc_table *t,
+		    unsigned int idx, struct avc_node *node);
 void avc_node_free_evicted(struct avc_node *chain);
+void avc_node_link(struct avc_cache *c, struct avc_table *t,
+		   unsigned int idx, struct avc_node *node,
+		   struct avc_node *tail);
+struct avc_table *avc_table_alloc(struct avc_cache *c, unsigned int nslots,
+				  gfp_t gfp);
+void avc_table_free(struct avc_table *t);
+bool avc_insert_stale(struct avc_cache *c, u32 seqno);
+void avc_node_free_unlinked(struct avc_cache *c, struct avc_node *node);
+
+/* reclaim.c: what a full chain gives up for a new entry */
+struct avc_node *avc_chain_victim(struct avc_node *first_cold,
+				  struct avc_node *oldest,
+				  struct avc_node *newest);
+
+/* resize.c */
+unsigned int avc_slots_for(const struct avc_cache *c, unsigned int threshold);
+void avc_resize(struct avc_cache *c);
 
 #endif /* _AVC_RCU_NODE_H */

@@ -54,29 +54,20 @@ void avc_cache_stats_sum(const struct avc_cache *c,
 	}
 }
 
-/**
- * avc_cache_hash_stats() - walk the table for avc/hash_stats
- * @c: the cache
- * @hs: where to store the result
- *
- * Each bucket is read on the read side (avc_read_lock()) taken for just
- * that bucket, so the walk never stalls lookups or updates for longer than
- * one chain takes to count.
- */
-void avc_cache_hash_stats(struct avc_cache *c, struct avc_hash_stats *hs)
+/* Count the buckets of @t into @hs, each on the read side of its own. */
+static void avc_table_hash_stats(struct avc_cache *c, struct avc_table *t,
+				 struct avc_hash_stats *hs)
 {
 	struct avc_node *node;
 	unsigned long flags;
 	unsigned int i;
 	int len;
 
-	memset(hs, 0, sizeof(*hs));
-	hs->buckets = c->mask + 1;
-	for (i = 0; i <= c->mask; i++) {
+	for (i = 0; i <= t->mask; i++) {
 		len = 0;
 		flags = avc_read_lock(&c->locks);
-		hlist_for_each_entry_rcu(node, &c->slots[i], list,
-					 avc_bucket_lockdep_held(&c->locks, i))
+		hlist_for_each_entry_rcu(node, &t->slots[i], list,
+					 avc_table_lockdep_held(c, t, i))
 			len++;
 		avc_read_unlock(&c->locks, flags);
 		if (len) {
@@ -85,4 +76,29 @@ void avc_cache_hash_stats(struct avc_cache *c, struct avc_hash_stats *hs)
 			hs->longest_chain = max(hs->longest_chain, len);
 		}
 	}
+}
+
+/**
+ * avc_cache_hash_stats() - walk the table for avc/hash_stats
+ * @c: the cache
+ * @hs: where to store the result
+ *
+ * Each bucket is read on the read side (avc_read_lock()) taken for just
+ * that bucket, so the walk never stalls lookups or updates for longer than
+ * one chain takes to count.  During a resize both tables are walked, and
+ * the number of buckets is the new table's.
+ */
+void avc_cache_hash_stats(struct avc_cache *c, struct avc_hash_stats *hs)
+{
+	struct avc_table *t;
+
+	memset(hs, 0, sizeof(*hs));
+	rcu_read_lock();
+	t = avc_table_current(c);
+	do {
+		avc_table_hash_stats(c, t, hs);
+		hs->buckets = t->mask + 1;
+		t = rcu_dereference(t->future);
+	} while (t);
+	rcu_read_unlock();
 }

@@ -78,42 +78,43 @@ int avc_sync_select(enum avc_sync mode)
 }
 
 /**
- * avc_locks_init() - set up the locks of a new cache
+ * avc_locks_init() - set up the cache-wide lock of a new cache
  * @l: the locks
- * @nbuckets: the cache's number of buckets
  *
- * Sleeps.  The bucket locks exist in rcu mode only, beside the lock that
- * serialises its reclaims; the locked modes serialise everything on the
- * global lock.
- *
- * Return: 0 or -ENOMEM.
+ * In rcu mode the global lock serialises reclaim sections only; the
+ * locked modes serialise everything on it.
  */
-int avc_locks_init(struct avc_locks *l, unsigned int nbuckets)
+void avc_locks_init(struct avc_locks *l)
 {
-	unsigned int i;
-
-	l->bucket = NULL;
-	if (avc_sync_mode == AVC_SYNC_RCU) {
-		l->bucket = kvcalloc(nbuckets, sizeof(*l->bucket),
-				     GFP_KERNEL | __GFP_NOWARN);
-		if (!l->bucket)
-			return -ENOMEM;
-		for (i = 0; i < nbuckets; i++)
-			spin_lock_init(&l->bucket[i]);
-	}
 	if (avc_sync_mode == AVC_SYNC_RWLOCK)
 		rwlock_init(&l->global.rw);
 	else
 		spin_lock_init(&l->global.spin);
-	return 0;
 }
 
 /**
- * avc_locks_destroy() - free what avc_locks_init() allocated
- * @l: the locks; no one may hold or take them
+ * avc_bucket_locks_alloc() - the bucket locks of a new table
+ * @locks: where to store them: an array of @nbuckets in rcu mode, NULL in
+ *	the locked modes, whose global lock stands in for every bucket's
+ * @nbuckets: the table's number of buckets
+ * @gfp: allocation flags
+ *
+ * Return: 0 or -ENOMEM.  The caller frees the array with kvfree().
  */
-void avc_locks_destroy(struct avc_locks *l)
+int avc_bucket_locks_alloc(spinlock_t **locks, unsigned int nbuckets,
+			   gfp_t gfp)
 {
-	kvfree(l->bucket);
-	l->bucket = NULL;
+	spinlock_t *bl;
+	unsigned int i;
+
+	*locks = NULL;
+	if (avc_sync_mode != AVC_SYNC_RCU)
+		return 0;
+	bl = kvmalloc_array(nbuckets, sizeof(*bl), gfp);
+	if (!bl)
+		return -ENOMEM;
+	for (i = 0; i < nbuckets; i++)
+		spin_lock_init(&bl[i]);
+	*locks = bl;
+	return 0;
 }

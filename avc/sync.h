@@ -20,6 +20,7 @@
 #define _AVC_RCU_SYNC_H
 
 #include <linux/cache.h>
+#include <linux/gfp.h>
 #include <linux/jump_label.h>
 #include <linux/lockdep.h>
 #include <linux/rcupdate.h>
@@ -41,20 +42,22 @@ enum avc_sync {
 };
 
 /**
- * struct avc_locks - the locks of one cache
- * @bucket: rcu mode: one lock per bucket, serialising the bucket's updates
+ * struct avc_locks - the cache-wide locks of one cache
  * @global: spinlock and rwlock modes: the one lock that stands in for
  *	every bucket lock, and that lookups take too; rcu mode: the lock
- *	that serialises reclaims (and nothing else)
+ *	that serialises reclaim sections (and nothing else)
  * @global.spin: spinlock mode; rcu mode's reclaim lock
  * @global.rw: rwlock mode: lookups read, updates write
+ *
+ * The bucket locks of rcu mode belong to the bucket table (struct
+ * avc_table's @locks), which a resize replaces; every helper below takes
+ * that array, which is NULL in the locked modes and then never read.
  *
  * The global lock has a cache line of its own: in the locked modes every
  * lookup on every CPU writes it, which is the point of those modes; in rcu
  * mode only reclaims write it, and no lookup reads that line.
  */
 struct avc_locks {
-	spinlock_t *bucket;		/* rcu mode: bucket i's updates */
 	union {
 		spinlock_t spin;	/* spinlock mode: everything; rcu: reclaims */
 		rwlock_t rw;		/* rwlock mode: everything */
@@ -67,8 +70,9 @@ extern enum avc_sync avc_sync_mode;
 int avc_sync_select(enum avc_sync mode);
 int avc_sync_parse(const char *name, enum avc_sync *mode);
 const char *avc_sync_name(enum avc_sync mode);
-int avc_locks_init(struct avc_locks *l, unsigned int nbuckets);
-void avc_locks_destroy(struct avc_locks *l);
+void avc_locks_init(struct avc_locks *l);
+int avc_bucket_locks_alloc(spinlock_t **locks, unsigned int nbuckets,
+			   gfp_t gfp);
 
 /**
  * avc_sync_locked() - true unless lookups run lockless under RCU
@@ -121,15 +125,18 @@ static inline void avc_read_unlock(struct avc_locks *l, unsigned long flags)
 		read_unlock_irqrestore(&l->global.rw, flags);
 }
 
-/* The update side of bucket @idx: its own lock, or the global one. */
+/*
+ * The update side of bucket @idx of a table whose bucket locks are @bl:
+ * its own lock, or the global one.
+ */
 static inline unsigned long avc_bucket_lock(struct avc_locks *l,
-					    unsigned int idx)
+					    spinlock_t *bl, unsigned int idx)
 	__acquires(avc_bucket)
 {
 	unsigned long flags;
 
 	if (!avc_sync_locked())
-		spin_lock_irqsave(&l->bucket[idx], flags);
+		spin_lock_irqsave(&bl[idx], flags);
 	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
 		spin_lock_irqsave(&l->global.spin, flags);
 	else
@@ -137,12 +144,12 @@ static inline unsigned long avc_bucket_lock(struct avc_locks *l,
 	return flags;
 }
 
-static inline void avc_bucket_unlock(struct avc_locks *l, unsigned int idx,
-				     unsigned long flags)
+static inline void avc_bucket_unlock(struct avc_locks *l, spinlock_t *bl,
+				     unsigned int idx, unsigned long flags)
 	__releases(avc_bucket)
 {
 	if (!avc_sync_locked())
-		spin_unlock_irqrestore(&l->bucket[idx], flags);
+		spin_unlock_irqrestore(&bl[idx], flags);
 	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
 		spin_unlock_irqrestore(&l->global.spin, flags);
 	else
@@ -150,62 +157,89 @@ static inline void avc_bucket_unlock(struct avc_locks *l, unsigned int idx,
 }
 
 /*
- * The reclaim's lock, which one reclaim at a time holds for its whole
- * sweep, waited for: in rcu mode a lock of its own that only reclaims
- * take, under which the sweep trylocks each bucket it visits; in the
- * locked modes the global lock for writing, which stands in for every
- * bucket's.  No other lock of the cache is held when it is taken.
+ * The nested update side of bucket @idx of a second table (@bl), taken by
+ * a resize that holds a bucket lock of the table it empties: in rcu mode
+ * the bucket's own lock, a nesting lockdep is told of (the old table's
+ * locks are always taken before the new one's, and nothing else holds two
+ * bucket locks); in the locked modes nothing, since the global lock the
+ * caller holds stands in for every bucket's.  Interrupts are already off
+ * (avc_bucket_lock()).
  */
-static inline unsigned long avc_reclaim_lock(struct avc_locks *l)
+static inline void avc_bucket_lock_nested(spinlock_t *bl, unsigned int idx)
+	__acquires(avc_bucket_nested)
+{
+	if (!avc_sync_locked())
+		spin_lock_nested(&bl[idx], SINGLE_DEPTH_NESTING);
+	else
+		__acquire(avc_bucket_nested);
+}
+
+static inline void avc_bucket_unlock_nested(spinlock_t *bl, unsigned int idx)
+	__releases(avc_bucket_nested)
+{
+	if (!avc_sync_locked())
+		spin_unlock(&bl[idx]);
+	else
+		__release(avc_bucket_nested);
+}
+
+/*
+ * The lock of one reclaim section, waited for: in rcu mode a lock of its
+ * own that only reclaims take, under which the section trylocks each
+ * bucket it visits; in the locked modes the global lock for writing,
+ * which stands in for every bucket's.  No other lock of the cache is held
+ * when it is taken.  @any_context: a miss may reclaim (reclaimer=inline)
+ * in any context, so interrupts go off; the background reclaimer, the
+ * only one to take rcu mode's lock otherwise, leaves them on and turns
+ * them off only for each bucket it locks.  The locked modes' global lock
+ * is taken by lookups in any context: interrupts go off there always.
+ */
+static inline unsigned long avc_reclaim_lock(struct avc_locks *l,
+					     bool any_context)
 	__acquires(avc_reclaim)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 
-	if (avc_sync_mode != AVC_SYNC_RWLOCK)
+	if (avc_sync_mode == AVC_SYNC_RWLOCK)
+		write_lock_irqsave(&l->global.rw, flags);
+	else if (any_context || avc_sync_locked())
 		spin_lock_irqsave(&l->global.spin, flags);
 	else
-		write_lock_irqsave(&l->global.rw, flags);
+		spin_lock(&l->global.spin);
 	return flags;
 }
 
-static inline void avc_reclaim_unlock(struct avc_locks *l,
+static inline void avc_reclaim_unlock(struct avc_locks *l, bool any_context,
 				      unsigned long flags)
 	__releases(avc_reclaim)
 {
-	if (avc_sync_mode != AVC_SYNC_RWLOCK)
+	if (avc_sync_mode == AVC_SYNC_RWLOCK)
+		write_unlock_irqrestore(&l->global.rw, flags);
+	else if (any_context || avc_sync_locked())
 		spin_unlock_irqrestore(&l->global.spin, flags);
 	else
-		write_unlock_irqrestore(&l->global.rw, flags);
+		spin_unlock(&l->global.spin);
 }
 
 /*
- * avc_bucket_trylock(): take the update side of bucket @idx if it is free
- * (true), without waiting; the reclaimer may be in interrupt context.  A
- * macro, so that sparse sees each conditional acquisition where it is
- * tested.
+ * avc_bucket_trylock(): rcu mode only: take the update lock of bucket
+ * @idx of a table whose bucket locks are @bl if it is free (true),
+ * without waiting, interrupts off.  A macro, so that sparse sees each
+ * conditional acquisition where it is tested.
  */
-#define avc_bucket_trylock(l, idx, flagsp) ({				\
-	struct avc_locks *__l = (l);					\
-	unsigned int __i = (idx);					\
-	unsigned long *__f = (flagsp);					\
-									\
-	!avc_sync_locked() ?						\
-	spin_trylock_irqsave(&__l->bucket[__i], *__f) :			\
-	avc_sync_mode == AVC_SYNC_SPINLOCK ?				\
-	spin_trylock_irqsave(&__l->global.spin, *__f) :			\
-	write_trylock_irqsave(&__l->global.rw, *__f);			\
-})
+#define avc_bucket_trylock(bl, idx, flagsp)				\
+	spin_trylock_irqsave(&(bl)[idx], *(flagsp))
 
 /*
- * Whether this task holds the lock that protects bucket @idx: the lockdep
- * condition of every traversal that may run without rcu_read_lock().
- * Only lockdep evaluates it.
+ * Whether this task holds the lock that protects bucket @idx of a table
+ * whose bucket locks are @bl: the lockdep condition of every traversal
+ * that may run without rcu_read_lock().  Only lockdep evaluates it.
  */
 static inline bool avc_bucket_lockdep_held(struct avc_locks *l,
-					   unsigned int idx)
+					   spinlock_t *bl, unsigned int idx)
 {
 	if (!avc_sync_locked())
-		return lockdep_is_held(&l->bucket[idx]);
+		return lockdep_is_held(&bl[idx]);
 	if (avc_sync_mode == AVC_SYNC_SPINLOCK)
 		return lockdep_is_held(&l->global.spin);
 	return lockdep_is_held(&l->global.rw);
@@ -213,10 +247,10 @@ static inline bool avc_bucket_lockdep_held(struct avc_locks *l,
 
 /* Lockdep: the caller holds the update side of bucket @idx. */
 static inline void avc_bucket_assert_held(struct avc_locks *l,
-					  unsigned int idx)
+					  spinlock_t *bl, unsigned int idx)
 {
 	if (!avc_sync_locked())
-		lockdep_assert_held(&l->bucket[idx]);
+		lockdep_assert_held(&bl[idx]);
 	else if (avc_sync_mode == AVC_SYNC_SPINLOCK)
 		lockdep_assert_held(&l->global.spin);
 	else

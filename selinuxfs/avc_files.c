@@ -31,20 +31,36 @@ static ssize_t avcrcufs_threshold_read(struct file *file, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-/*
- * A reclaim reaches AVC_RCU_RECLAIM_SCAN buckets: with many more slots
- * than entries it finds about threshold * SCAN / slots entries there, and
- * below one, most misses find nothing to evict and are not cached.  Say so
- * once the administrator sets such a threshold (the admin guide, "Sizing
- * the table").
- */
-static void avcrcufs_threshold_notice(unsigned int val)
-{
-	unsigned int slots = avc_cache_slots(avc_rcu_cache());
+/* Chains longer than this on average at the threshold earn a notice. */
+#define AVCRCUFS_CHAIN_NOTICE	8
 
-	if ((u64)val * AVC_RCU_RECLAIM_SCAN < slots)
-		pr_notice_ratelimited("cache_threshold %u with %u slots: a reclaim reaches %u buckets, which hold less than one entry on average; most misses will not be cached (raise cache_threshold, or load with fewer slots)\n",
-				      val, slots, AVC_RCU_RECLAIM_SCAN);
+/**
+ * avcrcufs_sizing_notice() - say when a threshold does not fit the table
+ * @val: the threshold just set
+ *
+ * Only a table of fixed size (the slots parameter) can be a poor fit; one
+ * that follows cache_threshold always fits.  Two ways (the admin guide,
+ * "Sizing the table"): many more buckets than entries, where a reclaim
+ * section's reach of AVC_RECLAIM_BUCKETS buckets holds less than one
+ * entry on average, so that inline reclaims find nothing and most misses
+ * are not cached; or many more entries than buckets, chains every lookup
+ * walks, which a bucket's cap of AVC_CHAIN_MAX entries also keeps the
+ * cache from filling.  Rate-limited: a script writing thresholds in a
+ * loop gets a few lines.
+ */
+void avcrcufs_sizing_notice(unsigned int val)
+{
+	struct avc_cache *c = avc_rcu_cache();
+	unsigned int slots = avc_cache_slots(c);
+
+	if (!avc_cache_slots_pinned(c))
+		return;
+	if ((u64)val * AVC_RECLAIM_BUCKETS < slots)
+		pr_notice_ratelimited("cache_threshold %u with %u slots: a reclaim reaches %u buckets, which hold less than one entry on average; with reclaimer=inline most misses will not be cached (raise cache_threshold, or load with fewer slots, or slots=0 to follow cache_threshold)\n",
+				      val, slots, AVC_RECLAIM_BUCKETS);
+	else if ((u64)val > (u64)slots * AVCRCUFS_CHAIN_NOTICE)
+		pr_notice_ratelimited("cache_threshold %u with %u slots: chains of %u entries on average, which every lookup walks, and a bucket holds at most %u (load with slots=0 to follow cache_threshold, or with more slots)\n",
+				      val, slots, val / slots, AVC_CHAIN_MAX);
 }
 
 static ssize_t avcrcufs_threshold_write(struct file *file,
@@ -66,7 +82,13 @@ static ssize_t avcrcufs_threshold_write(struct file *file,
 	if (avcrcufs_parse_threshold(buf, count, &val))
 		return -EINVAL;
 	avc_cache_set_threshold(avc_rcu_cache(), val);
-	avcrcufs_threshold_notice(val);
+	/*
+	 * The write returns once the table has the size the threshold asks
+	 * for (and, with the background reclaimer, the cache is back under
+	 * it), so that hash_stats read next shows the table in use.
+	 */
+	avc_cache_settle(avc_rcu_cache());
+	avcrcufs_sizing_notice(val);
 	return count;
 }
 

@@ -29,6 +29,7 @@ extern const struct file_operations avcrcufs_access_fops;
 extern const struct avcrcufs_file avcrcufs_avc_dir[];
 
 bool avcrcufs_may_admin(const struct file *file);
+void avcrcufs_sizing_notice(unsigned int val);
 int avcrcufs_init(void);
 void avcrcufs_exit(void);
 

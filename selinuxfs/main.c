@@ -13,13 +13,56 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
 #include "api.h"
 #include "avcrcufs.h"
+#include "threshold.h"
 
-static unsigned int slots = AVC_RCU_SLOTS_DEFAULT;
+static unsigned int slots;
 module_param(slots, uint, 0444);
 MODULE_PARM_DESC(slots,
-		 "hash buckets, a power of two from 16 to 65536 (default 512)");
+		 "hash buckets, a power of two from 16 to 65536, fixed for the module's life; 0 (default): the table follows cache_threshold, its power of two at or above it, from 512 to 65536 buckets");
+
+/*
+ * cache_threshold at load time, parsed and range-checked as a write to
+ * avc/cache_threshold is (selinuxfs/threshold.c): a bad value fails the
+ * load with EINVAL and a line in the kernel log.  Once loaded, it reads
+ * as the threshold in force, which the file changes.
+ */
+static unsigned int cache_threshold = AVC_RCU_THRESHOLD_DEFAULT;
+
+static int avc_rcu_threshold_param_set(const char *val,
+				       const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (avcrcufs_parse_threshold(val, strlen(val), &v)) {
+		pr_err("cache_threshold=%s: must be a decimal number from %u to %u\n",
+		       val, AVC_RCU_THRESHOLD_MIN, AVC_RCU_THRESHOLD_MAX);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = v;
+	return 0;
+}
+
+static int avc_rcu_threshold_param_get(char *buf,
+				       const struct kernel_param *kp)
+{
+	struct avc_cache *c = avc_rcu_cache();
+
+	return sysfs_emit(buf, "%u\n", c ? avc_cache_threshold(c) :
+			  *(unsigned int *)kp->arg);
+}
+
+static const struct kernel_param_ops avc_rcu_threshold_param_ops = {
+	.set = avc_rcu_threshold_param_set,
+	.get = avc_rcu_threshold_param_get,
+};
+module_param_cb(cache_threshold, &avc_rcu_threshold_param_ops,
+		&cache_threshold, 0444);
+MODULE_PARM_DESC(cache_threshold,
+		 "the most entries the cache holds, from 1 to 1048576 (default 512), as avc/cache_threshold takes it; reads as the threshold in force");
 
 static char *sync = "rcu";
 module_param(sync, charp, 0444);
@@ -31,10 +74,32 @@ module_param(reclaim, charp, 0444);
 MODULE_PARM_DESC(reclaim,
 		 "which entries a reclaim evicts: lru (CLOCK, an approximation of least recently used, default), fifo (oldest first) or newest (newest first, as upstream)");
 
+static char *reclaimer = "background";
+module_param(reclaimer, charp, 0444);
+MODULE_PARM_DESC(reclaimer,
+		 "where reclaim runs: background (a work item between watermarks below cache_threshold, default; a miss only wakes it) or inline (the miss that finds the cache full reclaims, as upstream)");
+
+/*
+ * The hash seed is readable by root only: with it, anyone who may query
+ * the cache (access_unprivileged=1) could choose keys that share a bucket.
+ */
 static uint hash_seed;
-module_param(hash_seed, uint, 0444);
+
+static int avc_rcu_seed_param_get(char *buf, const struct kernel_param *kp)
+{
+	struct avc_cache *c = avc_rcu_cache();
+
+	return sysfs_emit(buf, "%u\n", c ? avc_cache_seed(c) :
+			  *(uint *)kp->arg);
+}
+
+static const struct kernel_param_ops avc_rcu_seed_param_ops = {
+	.set = param_set_uint,
+	.get = avc_rcu_seed_param_get,
+};
+module_param_cb(hash_seed, &avc_rcu_seed_param_ops, &hash_seed, 0400);
 MODULE_PARM_DESC(hash_seed,
-		 "hash seed; 0 (default) for a random one; fixed, the buckets of keys and so reclaim are reproducible (tests, replays); reads as the seed in use, which the load's log line also gives");
+		 "hash seed; 0 (default): each bucket table draws its own at random, never 0; fixed, the buckets of keys and so reclaim are reproducible (tests, replays); reads, as root only, as the seed of the table in use");
 
 static uint seqno_start;
 module_param(seqno_start, uint, 0444);
@@ -87,15 +152,24 @@ static void avc_rcu_fault_disarm(int err)
 }
 #endif
 
+/* Teardown, out of the parameters' read callbacks' way. */
+static void avc_rcu_teardown_locked(void)
+{
+	kernel_param_lock(THIS_MODULE);
+	avc_rcu_teardown_cache();
+	kernel_param_unlock(THIS_MODULE);
+}
+
 static int __init avc_rcu_init(void)
 {
 	struct avc_rcu_config cfg = { .slots = slots, .hash_seed = hash_seed,
+				      .threshold = cache_threshold,
 				      .seqno_start = seqno_start };
 	int err;
 
-	if (slots < AVC_RCU_SLOTS_MIN || slots > AVC_RCU_SLOTS_MAX ||
-	    !is_power_of_2(slots)) {
-		pr_err("slots=%u: must be a power of two from %u to %u\n",
+	if (slots && (slots < AVC_RCU_SLOTS_MIN || slots > AVC_RCU_SLOTS_MAX ||
+		      !is_power_of_2(slots))) {
+		pr_err("slots=%u: must be 0 or a power of two from %u to %u\n",
 		       slots, AVC_RCU_SLOTS_MIN, AVC_RCU_SLOTS_MAX);
 		return -EINVAL;
 	}
@@ -107,17 +181,25 @@ static int __init avc_rcu_init(void)
 		pr_err("reclaim=%s: must be lru, fifo or newest\n", reclaim);
 		return -EINVAL;
 	}
+	if (avc_reclaimer_parse(reclaimer, &cfg.reclaimer)) {
+		pr_err("reclaimer=%s: must be background or inline\n",
+		       reclaimer);
+		return -EINVAL;
+	}
 
 	/* Outside the fault window: see avc_rcu_fault_arm(). */
 	err = avc_core_init();
 	if (err)
 		return err;
 	avc_rcu_fault_arm();
+	/* The parameters' read callbacks see the cache whole, or none. */
+	kernel_param_lock(THIS_MODULE);
 	err = avc_rcu_setup_cache(&cfg);
+	kernel_param_unlock(THIS_MODULE);
 	if (!err) {
 		err = avcrcufs_init();
 		if (err)
-			avc_rcu_teardown_cache();
+			avc_rcu_teardown_locked();
 	}
 	avc_rcu_fault_disarm(err);
 	if (err) {
@@ -125,14 +207,18 @@ static int __init avc_rcu_init(void)
 		return err;
 	}
 	/*
-	 * The seed in use, drawn or given, for the parameter to show: a run
-	 * with a random seed can then be repeated with hash_seed=<it>.
+	 * The seed is not logged: the kernel log may be readable by users
+	 * the seed is kept from.  Root reads it from the parameter, and a
+	 * run can be repeated with hash_seed=<it>.
 	 */
-	hash_seed = avc_cache_seed(avc_rcu_cache());
-	pr_info("%u slots, sync=%s, reclaim=%s, hash_seed %u%s, cache_threshold %u\n",
-		slots, avc_sync_name(cfg.sync), avc_reclaim_name(cfg.reclaim),
-		hash_seed, cfg.hash_seed ? "" : " (drawn at random)",
+	pr_info("%u slots (%s), sync=%s, reclaim=%s, reclaimer=%s, hash_seed %s, cache_threshold %u\n",
+		avc_cache_slots(avc_rcu_cache()),
+		slots ? "fixed" : "following cache_threshold",
+		avc_sync_name(cfg.sync), avc_reclaim_name(cfg.reclaim),
+		avc_reclaimer_name(cfg.reclaimer),
+		cfg.hash_seed ? "fixed" : "random",
 		avc_cache_threshold(avc_rcu_cache()));
+	avcrcufs_sizing_notice(avc_cache_threshold(avc_rcu_cache()));
 	if (seqno_start)
 		pr_info("test mode: policy seqno starts at %u\n", seqno_start);
 	return 0;
@@ -141,7 +227,7 @@ static int __init avc_rcu_init(void)
 static void __exit avc_rcu_exit(void)
 {
 	avcrcufs_exit();
-	avc_rcu_teardown_cache();
+	avc_rcu_teardown_locked();
 	avc_core_exit();
 }
 

@@ -55,19 +55,13 @@
 #define AVC_RCU_THRESHOLD_MIN		1
 #define AVC_RCU_THRESHOLD_MAX		1048576
 
-/* The slots load parameter: a power of two in this range. */
-#define AVC_RCU_SLOTS_DEFAULT		512
+/*
+ * The slots load parameter: 0 (the default: the table follows
+ * cache_threshold, from 512 buckets to AVC_RCU_SLOTS_MAX) or a power of
+ * two in this range.
+ */
 #define AVC_RCU_SLOTS_MIN		16
 #define AVC_RCU_SLOTS_MAX		65536
-
-/* Entries one reclaim evicts, at most. */
-#define AVC_RCU_RECLAIM_CHUNK		16
-/*
- * Consecutive buckets one reclaim examines, at most, whatever the number
- * of slots (the whole table at the default 512, as upstream's reclaim
- * examines AVC_CACHE_SLOTS); with reclaim=lru each of them at most twice.
- */
-#define AVC_RCU_RECLAIM_SCAN		512
 
 /*
  * The largest policy text one open file of "load" may carry, all its

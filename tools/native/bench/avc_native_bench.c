@@ -273,7 +273,7 @@ static int bench_setup(struct bench_run *run)
 	struct avc_rcu_decision avd;
 	struct avc_rcu_config rc = {
 		.slots = SLOTS, .sync = cfg->sync, .reclaim = cfg->reclaim,
-		.hash_seed = SEED,
+		.hash_seed = SEED, .reclaimer = AVC_RECLAIMER_INLINE,
 	};
 	size_t len;
 	char *text;

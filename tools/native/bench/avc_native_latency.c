@@ -81,9 +81,9 @@ static u64 reclaim_ns;
 static unsigned int visited_max;
 static unsigned long full;
 
-static void probe_reclaim(unsigned int evicted, unsigned int visited,
-			  int policy, int active, unsigned int threshold,
-			  u64 duration_ns)
+static void probe_reclaim(unsigned int evicted, unsigned int nodes,
+			  unsigned int visited, int policy, int active,
+			  unsigned int threshold, u64 duration_ns)
 {
 	reclaimed = true;
 	reclaim_ns = duration_ns;
@@ -157,7 +157,7 @@ static void call_rcu_nop(struct rcu_head *head)
  */
 static u32 call_rcu_cost(void)
 {
-	static struct rcu_head heads[64][AVC_RCU_RECLAIM_CHUNK];
+	static struct rcu_head heads[64][AVC_RECLAIM_CHUNK];
 	static u32 v[ARRAY_SIZE(heads)];
 	struct dist d = { v, ARRAY_SIZE(v) };
 	unsigned int i, j;
@@ -377,7 +377,7 @@ static void run(unsigned int slots, unsigned int thr, int mode,
 		.slots = slots, .sync = AVC_SYNC_RCU,
 		.reclaim = mode != MODE_61 ? (enum avc_reclaim_policy)mode :
 			   AVC_RECLAIM_NEWEST,
-		.hash_seed = 0x5eed,
+		.hash_seed = 0x5eed, .reclaimer = AVC_RECLAIMER_INLINE,
 	};
 	static struct avc_ss ss;
 	struct up61_cache *up = NULL;

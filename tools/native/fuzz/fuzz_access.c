@@ -38,6 +38,7 @@ static void access_setup(void)
 	static bool done;
 	struct avc_rcu_config cfg = {
 		.slots = 16, .sync = AVC_SYNC_RCU, .reclaim = AVC_RECLAIM_LRU,
+		.reclaimer = AVC_RECLAIMER_INLINE,
 		.hash_seed = 1,
 	};
 

@@ -2,7 +2,8 @@
 /*
  * avc_rcu native: the runtime under the shim headers (include/linux/):
  * thread "CPUs" and their per-CPU memory, the slab and kvmalloc families
- * on malloc, messages, WARN and random numbers.  See avc_native/native.h.
+ * on malloc, messages, WARN, random numbers and the one worker thread of
+ * the workqueue shim.  See avc_native/native.h.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +21,7 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 __thread unsigned int avc_native_cpu __avc_native_tls;
 __thread unsigned long avc_native_pcpu_off __avc_native_tls;
@@ -470,4 +472,161 @@ unsigned int avc_native_random_u32(void)
 	if (getrandom(&v, sizeof(v), 0) != sizeof(v))
 		avc_native_warn(__FILE__, __LINE__, "getrandom failed\n");
 	return v;
+}
+
+/*
+ * The workqueue: one worker thread, started by the first queue_work(),
+ * and a FIFO of pending work items, all under avc_native_wq_lock.  A
+ * work item is pending from queue_work() until the worker takes it, then
+ * running until its function returns; cancel_work_sync() and flush_work()
+ * wait on avc_native_wq_done for that.
+ */
+struct workqueue_struct {
+	int unused;
+};
+
+static struct workqueue_struct avc_native_wq;
+struct workqueue_struct *system_unbound_wq = &avc_native_wq;
+struct workqueue_struct *system_wq = &avc_native_wq;
+
+static pthread_mutex_t avc_native_wq_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t avc_native_wq_more = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t avc_native_wq_done = PTHREAD_COND_INITIALIZER;
+static struct work_struct *avc_native_wq_head, **avc_native_wq_tail =
+	&avc_native_wq_head;
+static bool avc_native_wq_started;
+
+static void *avc_native_worker(void *arg)
+{
+	struct work_struct *w;
+
+	if (avc_native_thread_enter() < 0)
+		avc_native_warn(__FILE__, __LINE__, "no CPU for the worker\n");
+	pthread_mutex_lock(&avc_native_wq_lock);
+	for (;;) {
+		while (!avc_native_wq_head) {
+			/* Under QSBR a sleeping reader must be offline. */
+#ifdef AVC_NATIVE_RCU_QSBR
+			rcu_thread_offline();
+#endif
+			pthread_cond_wait(&avc_native_wq_more,
+					  &avc_native_wq_lock);
+#ifdef AVC_NATIVE_RCU_QSBR
+			rcu_thread_online();
+#endif
+		}
+		w = avc_native_wq_head;
+		avc_native_wq_head = w->next;
+		if (!avc_native_wq_head)
+			avc_native_wq_tail = &avc_native_wq_head;
+		w->next = NULL;
+		__atomic_store_n(&w->pending, false, __ATOMIC_RELEASE);
+		w->running = true;
+		pthread_mutex_unlock(&avc_native_wq_lock);
+		w->func(w);
+		avc_native_quiescent_state();
+		pthread_mutex_lock(&avc_native_wq_lock);
+		w->running = false;
+		pthread_cond_broadcast(&avc_native_wq_done);
+	}
+	return NULL;
+}
+
+/**
+ * queue_work() - queue a work item for the worker thread
+ * @wq: ignored: there is one worker
+ * @work: the work item
+ *
+ * Return: false if it was pending already.
+ */
+bool queue_work(struct workqueue_struct *wq, struct work_struct *work)
+{
+	pthread_t tid;
+	bool queued = false;
+
+	pthread_mutex_lock(&avc_native_wq_lock);
+	if (!avc_native_wq_started) {
+		if (pthread_create(&tid, NULL, avc_native_worker, NULL))
+			avc_native_warn(__FILE__, __LINE__,
+					"cannot start the worker\n");
+		pthread_detach(tid);
+		avc_native_wq_started = true;
+	}
+	if (!work->pending) {
+		__atomic_store_n(&work->pending, true, __ATOMIC_RELEASE);
+		*avc_native_wq_tail = work;
+		avc_native_wq_tail = &work->next;
+		queued = true;
+		pthread_cond_signal(&avc_native_wq_more);
+	}
+	pthread_mutex_unlock(&avc_native_wq_lock);
+	return queued;
+}
+
+/**
+ * work_pending() - whether a work item is queued and not yet running
+ * @work: the work item
+ *
+ * Return: true if it is.
+ */
+bool work_pending(struct work_struct *work)
+{
+	return __atomic_load_n(&work->pending, __ATOMIC_ACQUIRE);
+}
+
+/* Wait, with the lock held, until @work neither is pending nor runs. */
+static void avc_native_wq_wait(struct work_struct *work)
+{
+	while (work->pending || work->running)
+		pthread_cond_wait(&avc_native_wq_done, &avc_native_wq_lock);
+}
+
+/**
+ * cancel_work_sync() - take a work item off the queue, wait for it to end
+ * @work: the work item
+ *
+ * Return: true if it was pending.
+ */
+bool cancel_work_sync(struct work_struct *work)
+{
+	struct work_struct **p;
+	bool was = false;
+
+	pthread_mutex_lock(&avc_native_wq_lock);
+	for (;;) {
+		for (p = &avc_native_wq_head; *p; p = &(*p)->next) {
+			if (*p != work)
+				continue;
+			*p = work->next;
+			if (!*p)
+				avc_native_wq_tail = p;
+			work->next = NULL;
+			__atomic_store_n(&work->pending, false,
+					 __ATOMIC_RELEASE);
+			was = true;
+			break;
+		}
+		if (!work->running)
+			break;
+		pthread_cond_wait(&avc_native_wq_done, &avc_native_wq_lock);
+	}
+	pthread_mutex_unlock(&avc_native_wq_lock);
+	return was;
+}
+
+/**
+ * flush_work() - wait until a work item has run, if it is queued or runs
+ * @work: the work item
+ *
+ * Return: true if it had to wait.
+ */
+bool flush_work(struct work_struct *work)
+{
+	bool waited;
+
+	pthread_mutex_lock(&avc_native_wq_lock);
+	waited = work->pending || work->running;
+	avc_native_wq_wait(work);
+	pthread_mutex_unlock(&avc_native_wq_lock);
+	return waited;
 }

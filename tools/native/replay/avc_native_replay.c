@@ -451,7 +451,8 @@ struct model {
 
 /* The run's options beyond the lists. */
 static struct avc_rcu_config opt_core = {
-	.slots = AVC_RCU_SLOTS_DEFAULT, .sync = AVC_SYNC_RCU,
+	.slots = 512, .sync = AVC_SYNC_RCU,
+	.reclaimer = AVC_RECLAIMER_INLINE,
 	.hash_seed = 2004,
 };
 
@@ -841,7 +842,7 @@ int main(int argc, char **argv)
 	};
 	enum avc_reclaim_policy pols[MAX_LIST] = { AVC_RECLAIM_NEWEST };
 	unsigned int thresholds[MAX_LIST] = { AVC_RCU_THRESHOLD_DEFAULT };
-	unsigned int slots[MAX_LIST] = { AVC_RCU_SLOTS_DEFAULT };
+	unsigned int slots[MAX_LIST] = { 512 };
 	unsigned int npols = 1, nthr = 0, nslots = 1, seed, i, n, p, k;
 	unsigned long long total = 0, nreplays = 0;
 	const struct model *m = &models[0];

@@ -113,9 +113,9 @@ static void atomic_max(unsigned int *p, unsigned int v)
 		;
 }
 
-static void probe_reclaim(unsigned int evicted, unsigned int visited,
-			  int policy, int active, unsigned int threshold,
-			  u64 duration_ns)
+static void probe_reclaim(unsigned int evicted, unsigned int nodes,
+			  unsigned int visited, int policy, int active,
+			  unsigned int threshold, u64 duration_ns)
 {
 	atomic_max(&max_visited, visited);
 	atomic_max(&max_evicted, evicted);
@@ -450,7 +450,7 @@ static void test_herd(unsigned int rounds)
 		 * entries evicted, so the last starts with at most HERD - 1
 		 * evicted and adds at most a chunk.
 		 */
-		if (b.reclaims - a.reclaims > HERD - 1 + AVC_RCU_RECLAIM_CHUNK)
+		if (b.reclaims - a.reclaims > HERD - 1 + AVC_RECLAIM_CHUNK)
 			fail("round %u: %u misses of one key evicted %u entries\n",
 			     r, b.misses - a.misses, b.reclaims - a.reclaims);
 		check_quiet("after a herd");
@@ -470,7 +470,7 @@ static void test_herd(unsigned int rounds)
 
 static void test_scan(enum avc_reclaim_policy reclaim)
 {
-	unsigned int cap = AVC_RCU_RECLAIM_SCAN *
+	unsigned int cap = AVC_RECLAIM_BUCKETS *
 			   (reclaim == AVC_RECLAIM_LRU ? 2 : 1);
 	unsigned int i;
 
@@ -486,7 +486,7 @@ static void test_scan(enum avc_reclaim_policy reclaim)
 	if (max_visited > cap)
 		fail("a reclaim visited %u buckets, cap %u\n", max_visited,
 		     cap);
-	if (max_evicted > AVC_RCU_RECLAIM_CHUNK)
+	if (max_evicted > AVC_RECLAIM_CHUNK)
 		fail("a reclaim evicted %u\n", max_evicted);
 	if (!reclaims_seen)
 		fail("no reclaim\n");
@@ -527,6 +527,7 @@ static int run_one(const char *test, enum avc_sync sync,
 	struct avc_rcu_config cfg = {
 		.slots = strcmp(test, "scan") ? 512 : 65536,
 		.sync = sync, .reclaim = reclaim, .hash_seed = (u32)seed | 1,
+		.reclaimer = AVC_RECLAIMER_INLINE,
 	};
 	static char name[64];
 	unsigned long before = failures;

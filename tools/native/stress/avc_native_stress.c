@@ -276,6 +276,7 @@ static int run_one(enum avc_sync sync, enum avc_reclaim_policy reclaim,
 {
 	struct avc_rcu_config cfg = {
 		.slots = SLOTS, .sync = sync, .reclaim = reclaim,
+		.reclaimer = AVC_RECLAIMER_INLINE,
 		.hash_seed = (u32)seed | 1,
 	};
 	struct worker w[MAX_READERS + 4] = { 0 };

@@ -41,6 +41,8 @@
 #define __percpu
 #define __acquires(x)
 #define __releases(x)
+#define __acquire(x)		((void)0)
+#define __release(x)		((void)0)
 #define __must_hold(x)
 
 #endif /* _AVC_NATIVE_LINUX_COMPILER_H */

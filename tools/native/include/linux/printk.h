@@ -16,6 +16,8 @@
 #define pr_err(fmt, ...)	avc_native_printk(pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	avc_native_printk(pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_info(fmt, ...)	avc_native_printk(pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...) \
+	avc_native_printk(pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_debug(fmt, ...)	do { } while (0)
 
 #endif /* _AVC_NATIVE_LINUX_PRINTK_H */

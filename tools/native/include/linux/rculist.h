@@ -29,6 +29,17 @@ static inline void hlist_add_head_rcu(struct hlist_node *n,
 		WRITE_ONCE(first->pprev, &n->next);
 }
 
+/* Link @n after @prev; the caller holds the list's update lock. */
+static inline void hlist_add_behind_rcu(struct hlist_node *n,
+					struct hlist_node *prev)
+{
+	n->next = prev->next;
+	WRITE_ONCE(n->pprev, &prev->next);
+	rcu_assign_pointer(hlist_next_rcu(prev), n);
+	if (n->next)
+		WRITE_ONCE(n->next->pprev, &n->next);
+}
+
 /*
  * Unlink @n, leaving @n->next for readers still on it; free @n only after
  * a grace period.  The caller holds the list's update lock.

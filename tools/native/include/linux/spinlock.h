@@ -56,6 +56,10 @@ static inline void spin_unlock(spinlock_t *l)
 	avc_native_preempt_point();
 }
 
+/* Lockdep's nesting classes, which only lockdep reads. */
+#define SINGLE_DEPTH_NESTING		1
+#define spin_lock_nested(l, subclass)	spin_lock(l)
+
 #define spin_lock_irqsave(l, flags)	\
 	do { (flags) = 0; spin_lock(l); } while (0)
 #define spin_trylock_irqsave(l, flags)	({ (flags) = 0; spin_trylock(l); })
