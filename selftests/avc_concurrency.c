@@ -147,7 +147,7 @@ static void *loader(void *arg)
 	return NULL;
 }
 
-#define CHUNK	AVC_RCU_RECLAIM_CHUNK
+#define CHUNK	AVC_RECLAIM_CHUNK
 
 /* Note how many queries each reader has returned. */
 static void readers_mark(struct shared *sh, unsigned long *seen)

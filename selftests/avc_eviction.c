@@ -34,7 +34,7 @@
 #include "avc_test.h"
 
 #define PARAMS		"/sys/module/avc_rcu/parameters/"
-#define CHUNK		AVC_RCU_RECLAIM_CHUNK
+#define CHUNK		AVC_RECLAIM_CHUNK
 #define T		24	/* threshold: a chunk and a bit */
 #define NKEYS		41
 #define TSID		77

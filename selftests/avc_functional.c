@@ -257,7 +257,7 @@ TEST_F_TIMEOUT(avc, allocations_frees_entries, 120)
 	TST_QUIESCE(TST_QUIESCE_MS, &hs0, &cs0);
 	TST_OK(tst_read_threshold(&threshold));
 	EXPECT_EQ(200, hs0.entries);
-	EXPECT_GE((long)threshold + AVC_RCU_RECLAIM_CHUNK, hs0.entries);
+	EXPECT_GE((long)threshold + AVC_RECLAIM_CHUNK, hs0.entries);
 	EXPECT_EQ((__u32)hs0.entries,
 		  cs0.sum[TST_ALLOCATIONS] - cs0.sum[TST_FREES]);
 
@@ -277,7 +277,7 @@ TEST_F_TIMEOUT(avc, allocations_frees_entries, 120)
 	for (i = 0; i < 200; i++)
 		TST_QUERY(i + 1, 9, 9, 0, &r);
 	TST_QUIESCE(TST_QUIESCE_MS, &hs2, &cs2);
-	EXPECT_GE(32 + AVC_RCU_RECLAIM_CHUNK, hs2.entries);
+	EXPECT_GE(32 + AVC_RECLAIM_CHUNK, hs2.entries);
 	EXPECT_EQ(200, tst_stat_delta(&cs1, &cs2, TST_ALLOCATIONS));
 	EXPECT_EQ(tst_stat_delta(&cs1, &cs2, TST_RECLAIMS),
 		  tst_stat_delta(&cs1, &cs2, TST_FREES));

@@ -25,7 +25,7 @@
 #include "kselftest_harness.h"
 #include "avc_test.h"
 
-#define CHUNK		AVC_RCU_RECLAIM_CHUNK
+#define CHUNK		AVC_RECLAIM_CHUNK
 #define WS		4000	/* working set: ssid 1..WS */
 #define SMALL		64
 #define LARGE		8192

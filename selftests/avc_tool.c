@@ -26,7 +26,7 @@
  *   avc_tool herds R THR        R herds of avc_rcu_torture.ko (burst_herd):
  *                               before each, fill the cache to THR entries;
  *                               fail if a herd of M misses evicted M +
- *                               AVC_RCU_RECLAIM_CHUNK entries or more; print
+ *                               AVC_RECLAIM_CHUNK entries or more; print
  *                               herds=R overlapped=O worst=W (O: herds with
  *                               two misses or more, W: most evicted)
  *
@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "avc_io.h"
+#include "avc_limits.h"
 #include "avc_model.h"
 
 static int die(const char *what, int err)
@@ -335,7 +336,7 @@ static int cmd_herds(char **argv)
 		 * "Reclaim"): one chunk for up to 16 misses when it is whole,
 		 * two for 17 to 32, never one a miss.
 		 */
-		if (ev > miss - 1 + AVC_RCU_RECLAIM_CHUNK) {
+		if (ev > miss - 1 + AVC_RECLAIM_CHUNK) {
 			printf("herds=%u overlapped=%u worst=%u\n", r,
 			       overlapped, worst);
 			fprintf(stderr, "avc_tool: herd %u: %u misses evicted %u entries\n",

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "avc_io.h"
+#include "avc_limits.h"
 #include "avc_model.h"
 
 /*

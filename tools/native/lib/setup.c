@@ -8,6 +8,8 @@
 #include "api.h"
 #include "ss.h"
 #include <avc_native/setup.h>
+/* The tests' copy of the core's bounds: a differing value fails here. */
+#include <avc_limits.h>
 
 /**
  * avc_rcu_setup() - avc_core_init(), then avc_rcu_setup_cache()
