@@ -406,7 +406,9 @@ static bool avc_take_place(struct avc_cache *c)
 /*
  * Link a freshly computed decision.  Runs in the caller's context, which may
  * be atomic: the node comes from GFP_NOWAIT and a failed allocation only
- * means the decision is not cached.  The node goes into the newest table
+ * means the decision is not cached.  The place comes first, so that a
+ * decision the cache has no room for costs no allocation.  The node goes
+ * into the newest table
  * (a resize in progress moves the others' entries there): a table whose
  * @future is set, read under the bucket's lock, is left for it.  Every
  * way out that does not link the node gives its place back; a replacement
@@ -423,8 +425,14 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 	unsigned int idx, len = 0;
 	unsigned long flags;
 
+	if (!avc_take_place(c)) {
+		res = AVC_INSERT_FULL;
+		idx = 0;
+		goto trace;
+	}
 	node = kmem_cache_alloc(avc_node_cachep, GFP_NOWAIT | __GFP_NOWARN);
 	if (!node) {
+		atomic_dec(&c->active);
 		res = AVC_INSERT_NOMEM;
 		idx = 0;
 		goto trace;
@@ -435,13 +443,6 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 	node->tclass = k->tclass;
 	node->referenced = 0;
 	node->dec = *avd;
-
-	if (!avc_take_place(c)) {
-		avc_node_free(c, node, false);
-		res = AVC_INSERT_FULL;
-		idx = 0;
-		goto trace;
-	}
 
 	rcu_read_lock();
 	t = avc_table_newest(c);

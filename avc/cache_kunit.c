@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the cache core: which entries each reclaim policy evicts
- * (the order the policies promise, entry by entry), what one reclaim may
- * visit and when it may evict at all, what becomes of an insert (linked,
- * replaced, dropped as stale or raced, not cached when full) and the places
- * it takes, resets racing each other and inserts, replacements under
- * lockless readers, the wrap-safe seqno order and the has-perm verdict.
+ * (the order the policies promise, entry by entry), what one reclaim
+ * section may examine and when it may evict at all (the node budget on a
+ * hot table, the by-age fallback, the herd's re-check, the reach), the
+ * full bucket's eviction, the background reclaimer's watermarks and
+ * verdict, what becomes of an insert (linked, replaced, dropped as stale
+ * or raced, not cached when full) and the places it takes, resets racing
+ * each other and inserts, replacements and resizes under lockless
+ * readers, the resize's moves (stale, duplicate), the wrap-safe seqno
+ * order and the has-perm verdict.
  *
  * Built into avc_rcu_kunit.ko with ss_kunit.c, never into avc_rcu.ko.  As
  * there, the sources under test are included (6.1 has no
@@ -21,6 +25,7 @@
 /* cache.c first: it sets pr_fmt before any header does. */
 #include "cache.c"
 #include "reclaim.c"
+#include "resize.c"
 #include "stats.c"
 #include "sync.c"
 
@@ -65,10 +70,35 @@ static int avc_kunit_init(struct kunit *test)
 }
 
 /*
- * With reclaim @policy (chosen before the cache exists, as the module
- * does), a cache of one bucket, far from its threshold, holding the keys
- * 1 .. NKEYS inserted in that order: the bucket lists them newest first,
- * NKEYS .. 1, none referenced.
+ * The case's cache, with reclaim @policy (chosen before the cache exists,
+ * as the module does): @slots buckets (0: following the threshold),
+ * @threshold, hash seed 1, the @reclaimer.
+ */
+static void make_cache(struct kunit *test, enum avc_reclaim_policy policy,
+		       unsigned int slots, unsigned int threshold,
+		       enum avc_reclaimer reclaimer)
+{
+	struct avc_cache_params p = {
+		.slots = slots, .threshold = threshold, .seed = 1,
+		.reclaimer = reclaimer,
+	};
+	struct avc_kunit_ctx *x = test->priv;
+
+	KUNIT_ASSERT_EQ(test, avc_reclaim_select(policy), 0);
+	x->c = avc_cache_create(&x->ss, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+}
+
+/* The cache's current table (the tests run no resize beside this). */
+static struct avc_table *table(struct avc_cache *c)
+{
+	return rcu_dereference_protected(c->table, true);
+}
+
+/*
+ * With reclaim @policy, a cache of one bucket, far from its threshold,
+ * holding the keys 1 .. NKEYS inserted in that order: the bucket lists
+ * them oldest first, 1 .. NKEYS, none referenced.
  */
 static void fill(struct kunit *test, enum avc_reclaim_policy policy)
 {
@@ -76,9 +106,7 @@ static void fill(struct kunit *test, enum avc_reclaim_policy policy)
 	struct avc_rcu_decision avd;
 	unsigned int s;
 
-	KUNIT_ASSERT_EQ(test, avc_reclaim_select(policy), 0);
-	x->c = avc_cache_create(&x->ss, 1, 1000, 1);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	make_cache(test, policy, 1, 1000, AVC_RECLAIMER_INLINE);
 	for (s = 1; s <= NKEYS; s++)
 		KUNIT_ASSERT_EQ(test, avc_cache_has_perm(x->c, s, 2, 3, 1U << s,
 							 &avd), 0);
@@ -117,17 +145,18 @@ static void hit(struct kunit *test, unsigned int s)
 }
 
 /*
- * The bucket as a string, newest first: "8 7 6* 5", a star for a
+ * Bucket @idx as a string, oldest first: "1 2 3* 4", a star for a
  * referenced entry.
  */
-static const char *bucket(struct kunit *test, char *buf, size_t size)
+static const char *bucket_at(struct kunit *test, unsigned int idx, char *buf,
+			     size_t size)
 {
 	struct avc_kunit_ctx *x = test->priv;
 	struct avc_node *node;
 	size_t len = 0;
 
 	buf[0] = '\0';
-	hlist_for_each_entry(node, &x->c->slots[0], list)
+	hlist_for_each_entry(node, &table(x->c)->slots[idx], list)
 		len += scnprintf(buf + len, size - len, "%s%u%s",
 				 len ? " " : "", node->ssid,
 				 node->referenced ? "*" : "");
@@ -135,8 +164,8 @@ static const char *bucket(struct kunit *test, char *buf, size_t size)
 }
 
 /*
- * Free what avc_evict() or a sweep chained (rcu mode), as avc_reclaim()
- * does once its sweep is done.
+ * Free what the eviction helpers or a section chained (rcu mode), as a
+ * section does once it is done.
  */
 static void free_evicted(struct avc_cache *c)
 {
@@ -145,92 +174,142 @@ static void free_evicted(struct avc_cache *c)
 }
 
 /*
- * Evict @want from the bucket under its lock, as avc_reclaim_bucket(), and
- * free the evicted as avc_reclaim().
+ * One pass's eviction in bucket 0, under its lock as avc_reclaim_bucket()
+ * takes it, for a section that still wants @want entries and may examine
+ * @budget nodes: returns the entries evicted, and the nodes examined in
+ * *@nodes.
  */
-static unsigned int evict(struct kunit *test, unsigned int want)
+static unsigned int evict(struct kunit *test, enum avc_pass pass,
+			  unsigned int want, unsigned int budget,
+			  unsigned int *nodes)
 {
 	struct avc_kunit_ctx *x = test->priv;
+	struct avc_section s = {
+		.t = table(x->c), .got = AVC_RECLAIM_CHUNK - want,
+	};
 	unsigned long flags;
-	unsigned int got;
 
-	flags = avc_bucket_lock(&x->c->locks, 0);
-	got = avc_evict(x->c, 0, want, avc_reclaim_policy);
-	avc_bucket_unlock(&x->c->locks, 0, flags);
+	flags = avc_bucket_lock(&x->c->locks, s.t->locks, 0);
+	avc_evict(x->c, &s, 0, pass, budget);
+	avc_bucket_unlock(&x->c->locks, s.t->locks, 0, flags);
 	free_evicted(x->c);
-	return got;
+	if (nodes)
+		*nodes = s.nodes;
+	return s.got - (AVC_RECLAIM_CHUNK - want);
 }
 
-/* The bucket must read @want (see bucket()). */
+/* Bucket 0 must read @want (see bucket_at()). */
 static void expect_bucket(struct kunit *test, const char *want)
 {
-	char b[128];
+	char b[256];
 
-	KUNIT_EXPECT_STREQ(test, bucket(test, b, sizeof(b)), want);
+	KUNIT_EXPECT_STREQ(test, bucket_at(test, 0, b, sizeof(b)), want);
 }
 
 /* CLOCK: the oldest unreferenced go; referenced ones get a second chance. */
 static void evict_lru(struct kunit *test)
 {
+	unsigned int nodes;
+
 	fill(test, AVC_RECLAIM_LRU);
-	expect_bucket(test, "8 7 6 5 4 3 2 1");
+	expect_bucket(test, "1 2 3 4 5 6 7 8");
 	hit(test, 1);
 	hit(test, 3);
 	hit(test, 5);
 	hit(test, 5);	/* a second hit changes nothing */
-	expect_bucket(test, "8 7 6 5* 4 3* 2 1*");
+	expect_bucket(test, "1* 2 3* 4 5* 6 7 8");
 	/*
-	 * Two of the five cold ones, the oldest: 4 and 2.  The hand passes
-	 * 3 and 1 on its way (their bit cleared), not 5, which is newer
-	 * than where it started.
+	 * Two of the five cold ones, the oldest: 2 and 4.  The hand passes
+	 * 1 and 3 on its way (their bit cleared), not 5, which is past
+	 * where the chunk completed.
 	 */
-	KUNIT_EXPECT_EQ(test, evict(test, 2), 2U);
-	expect_bucket(test, "8 7 6 5* 3 1");
-	/* Now 3 and 1, whose second chance is spent, go first. */
-	KUNIT_EXPECT_EQ(test, evict(test, 2), 2U);
-	expect_bucket(test, "8 7 6 5*");
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_CLOCK, 2, AVC_NODE_BUDGET,
+				    &nodes), 2U);
+	KUNIT_EXPECT_EQ(test, nodes, 4U);
+	expect_bucket(test, "1 3 5* 6 7 8");
+	/* Now 1 and 3, whose second chance is spent, go first. */
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_CLOCK, 2, AVC_NODE_BUDGET,
+				    NULL), 2U);
+	expect_bucket(test, "5* 6 7 8");
 	/* More than are cold: every cold one goes, 5 is passed over. */
-	KUNIT_EXPECT_EQ(test, evict(test, 16), 3U);
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_CLOCK, 16, AVC_NODE_BUDGET,
+				    &nodes), 3U);
+	KUNIT_EXPECT_EQ(test, nodes, 4U);
 	expect_bucket(test, "5");
-	KUNIT_EXPECT_EQ(test, evict(test, 16), 1U);
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_CLOCK, 16, AVC_NODE_BUDGET,
+				    NULL), 1U);
 	expect_bucket(test, "");
 	KUNIT_EXPECT_EQ(test, atomic_read(&((struct avc_kunit_ctx *)
 					     test->priv)->c->active), 0);
 }
 
-/* Everything referenced: a first sweep clears, evicting nothing. */
+/* Everything referenced: a first pass clears, evicting nothing. */
 static void evict_lru_all_hot(struct kunit *test)
 {
-	unsigned int s;
+	unsigned int s, nodes;
 
 	fill(test, AVC_RECLAIM_LRU);
 	for (s = 1; s <= NKEYS; s++)
 		hit(test, s);
-	expect_bucket(test, "8* 7* 6* 5* 4* 3* 2* 1*");
-	KUNIT_EXPECT_EQ(test, evict(test, 3), 0U);
-	expect_bucket(test, "8 7 6 5 4 3 2 1");
-	KUNIT_EXPECT_EQ(test, evict(test, 3), 3U);
-	expect_bucket(test, "8 7 6 5 4");
+	expect_bucket(test, "1* 2* 3* 4* 5* 6* 7* 8*");
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_CLOCK, 3, AVC_NODE_BUDGET,
+				    &nodes), 0U);
+	KUNIT_EXPECT_EQ(test, nodes, (unsigned int)NKEYS);
+	expect_bucket(test, "1 2 3 4 5 6 7 8");
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_CLOCK, 3, AVC_NODE_BUDGET,
+				    NULL), 3U);
+	expect_bucket(test, "4 5 6 7 8");
+}
+
+/* The hand stops at the budget, whatever is left to evict. */
+static void evict_budget(struct kunit *test)
+{
+	unsigned int nodes;
+
+	fill(test, AVC_RECLAIM_LRU);
+	hit(test, 2);
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_CLOCK, 16, 3, &nodes), 2U);
+	KUNIT_EXPECT_EQ(test, nodes, 3U);
+	expect_bucket(test, "2 4 5 6 7 8");
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_OLDEST, 16, 2, &nodes), 2U);
+	KUNIT_EXPECT_EQ(test, nodes, 2U);
+	expect_bucket(test, "5 6 7 8");
+	/* newest walks to the tail first: too long a bucket is left whole. */
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_NEWEST, 16, 3, &nodes), 0U);
+	KUNIT_EXPECT_EQ(test, nodes, 3U);
+	expect_bucket(test, "5 6 7 8");
 }
 
 /* fifo: the oldest by insertion, hits or not. */
 static void evict_fifo(struct kunit *test)
 {
+	unsigned int nodes;
+
 	fill(test, AVC_RECLAIM_FIFO);
 	hit(test, 1);
-	KUNIT_EXPECT_EQ(test, evict(test, 3), 3U);
-	expect_bucket(test, "8 7 6 5 4");
-	KUNIT_EXPECT_EQ(test, evict(test, 16), 5U);
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_OLDEST, 3, AVC_NODE_BUDGET,
+				    &nodes), 3U);
+	KUNIT_EXPECT_EQ(test, nodes, 3U);
+	expect_bucket(test, "4 5 6 7 8");
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_OLDEST, 16,
+				    AVC_NODE_BUDGET, NULL), 5U);
 	expect_bucket(test, "");
 }
 
-/* newest: the head of the bucket, as upstream 6.1 evicts. */
+/* newest: the tail of the bucket, as upstream 6.1 evicts its head. */
 static void evict_newest(struct kunit *test)
 {
+	unsigned int nodes;
+
 	fill(test, AVC_RECLAIM_NEWEST);
 	hit(test, 8);
-	KUNIT_EXPECT_EQ(test, evict(test, 3), 3U);
-	expect_bucket(test, "5 4 3 2 1");
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_NEWEST, 3, AVC_NODE_BUDGET,
+				    &nodes), 3U);
+	KUNIT_EXPECT_EQ(test, nodes, (unsigned int)NKEYS);
+	expect_bucket(test, "1 2 3 4 5");
+	KUNIT_EXPECT_EQ(test, evict(test, AVC_PASS_NEWEST, 16,
+				    AVC_NODE_BUDGET, NULL), 5U);
+	expect_bucket(test, "");
 }
 
 /*
@@ -245,6 +324,7 @@ static void reclaim_chunk(struct kunit *test)
 
 	fill(test, AVC_RECLAIM_FIFO);
 	avc_cache_set_threshold(x->c, NKEYS);
+	avc_cache_settle(x->c);
 	/* A key with no rule: denied, and cached all the same. */
 	KUNIT_EXPECT_EQ(test, avc_cache_has_perm(x->c, 100, 2, 3, 1, &avd),
 			-EACCES);
@@ -282,6 +362,32 @@ static void verdict(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, avc_decide(&avd, ~0U), 0);
 	avd.allowed = 0;
 	KUNIT_EXPECT_EQ(test, avc_decide(&avd, 0x1), 0);
+}
+
+/*
+ * The background reclaimer's watermarks: below the threshold, a gap of
+ * T / 64 (at least a chunk, at most T / 4, at least 1) to the high one and
+ * as much again to the low one.
+ */
+static void watermarks(struct kunit *test)
+{
+	static const unsigned int t[] = {
+		1, 2, 3, 4, 16, 63, 64, 100, 512, 1024, 8192, 65536, 1048576,
+	};
+	static const unsigned int high[] = {
+		0, 1, 2, 3, 12, 48, 48, 84, 496, 1008, 8064, 64512, 1032192,
+	};
+	static const unsigned int low[] = {
+		0, 0, 1, 2, 8, 33, 32, 68, 480, 992, 7936, 63488, 1015808,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, avc_watermark_high(t[i]), high[i],
+				    "threshold %u", t[i]);
+		KUNIT_EXPECT_EQ_MSG(test, avc_watermark_low(t[i]), low[i],
+				    "threshold %u", t[i]);
+	}
 }
 
 /* @linked entries linked, as many places taken, allocations - frees too. */
@@ -351,16 +457,21 @@ static void insert_decision(struct avc_cache *c, u32 ssid, u32 tsid,
 
 /*
  * The seqno of the decision cached for a key in *@seqno, and its node (to
- * compare, never to dereference); NULL if the key is not cached.
+ * compare, never to dereference); NULL if the key is not cached.  Every
+ * table is searched, as a lookup that misses in the current one does.
  */
 static const void *cached(struct avc_cache *c, u32 ssid, u32 tsid,
 			  u16 tclass, u32 *seqno)
 {
 	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
 	struct avc_node *node;
+	struct avc_table *t;
 
 	rcu_read_lock();
-	node = avc_search(c, avc_hash(c, &k), &k);
+	t = avc_table_current(c);
+	node = avc_search(c, t, avc_hash(t, &k), &k);
+	if (!node)
+		node = avc_search_future(c, t, &k);
 	if (node)
 		*seqno = node->dec.seqno;
 	rcu_read_unlock();
@@ -368,22 +479,25 @@ static const void *cached(struct avc_cache *c, u32 ssid, u32 tsid,
 }
 
 /*
- * Every linked decision's policy is @seqno or newer; returns the entries,
- * and the older ones in *@old.
+ * Every linked decision's policy is @seqno or newer; returns the entries
+ * in every table, and the older ones in *@old.
  */
 static int table_older_than(struct avc_cache *c, u32 seqno, int *old)
 {
 	struct avc_node *node;
+	struct avc_table *t;
 	unsigned int i;
 	int n = 0;
 
 	*old = 0;
 	rcu_read_lock();
-	for (i = 0; i <= c->mask; i++)
-		hlist_for_each_entry_rcu(node, &c->slots[i], list) {
-			n++;
-			*old += avc_seqno_before(node->dec.seqno, seqno);
-		}
+	for (t = avc_table_current(c); t; t = rcu_dereference(t->future))
+		for (i = 0; i <= t->mask; i++)
+			hlist_for_each_entry_rcu(node, &t->slots[i], list) {
+				n++;
+				*old += avc_seqno_before(node->dec.seqno,
+							 seqno);
+			}
 	rcu_read_unlock();
 	return n;
 }
@@ -394,25 +508,31 @@ static u32 latest(const struct avc_cache *c)
 	return READ_ONCE(c->latest_seqno);
 }
 
-/* One sweep of the hand, under the reclaim lock as avc_reclaim() takes it. */
-static unsigned int sweep(struct avc_cache *c, unsigned int *visited)
+/*
+ * One section of the hand, under the reclaim lock as avc_reclaim() takes
+ * it (whatever the count: the caller chose to run one): the section's
+ * tallies in *@s.
+ */
+static unsigned int sweep(struct avc_cache *c, struct avc_section *s)
 {
 	unsigned long flags;
-	unsigned int got;
 
-	flags = avc_reclaim_lock(&c->locks);
-	got = avc_reclaim_sweep(c, visited);
-	avc_reclaim_unlock(&c->locks, flags);
+	memset(s, 0, sizeof(*s));
+	rcu_read_lock();
+	flags = avc_reclaim_lock(&c->locks, true);
+	avc_reclaim_sweep(c, s);
+	avc_reclaim_unlock(&c->locks, true, flags);
+	rcu_read_unlock();
 	free_evicted(c);
-	return got;
+	return s->got;
 }
 
 /*
  * CLOCK on a bucket whose every entry is referenced: the hand's first pass
- * only clears bits, so it goes over the bucket once more and evicts by
- * age, the oldest first; the insert that took a place past the threshold
- * then links.  Without that second pass, hits could keep a cache from
- * reclaiming at all, and the insert would not be cached.
+ * only clears bits, so a second goes over the bucket once more and evicts
+ * by age, the oldest first (not the newest); the insert that took a place
+ * past the threshold then links.  Without that second pass, hits could
+ * keep a cache from reclaiming at all, and the insert would not be cached.
  */
 static void reclaim_lru_all_referenced(struct kunit *test)
 {
@@ -422,26 +542,23 @@ static void reclaim_lru_all_referenced(struct kunit *test)
 	struct avc_rcu_decision avd;
 	unsigned int s;
 
-	KUNIT_ASSERT_EQ(test, avc_reclaim_select(AVC_RECLAIM_LRU), 0);
-	x->c = avc_cache_create(&x->ss, 1, N, 1);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	make_cache(test, AVC_RECLAIM_LRU, 1, N, AVC_RECLAIMER_INLINE);
 	for (s = 1; s <= N; s++)
 		avc_cache_has_perm(x->c, s, 2, 3, 0, &avd);
 	for (s = 1; s <= N; s++)
 		touch(test, s);
 	expect_bucket(test,
-		      "24* 23* 22* 21* 20* 19* 18* 17* 16* 15* 14* 13* 12* 11* 10* 9* 8* 7* 6* 5* 4* 3* 2* 1*");
+		      "1* 2* 3* 4* 5* 6* 7* 8* 9* 10* 11* 12* 13* 14* 15* 16* 17* 18* 19* 20* 21* 22* 23* 24*");
 	expect_places(test, N);
 
 	avc_cache_stats_sum(x->c, &a);
 	avc_cache_has_perm(x->c, 100, 2, 3, 0, &avd);
 	avc_cache_stats_sum(x->c, &b);
 	/* 1 .. 16 went, by age; the bits of the rest were cleared. */
-	expect_bucket(test, "100 24 23 22 21 20 19 18 17");
+	expect_bucket(test, "17 18 19 20 21 22 23 24 100");
 	KUNIT_EXPECT_EQ(test, b.misses - a.misses, 1U);
-	KUNIT_EXPECT_EQ(test, b.reclaims - a.reclaims,
-			(u32)AVC_RCU_RECLAIM_CHUNK);
-	expect_places(test, N - AVC_RCU_RECLAIM_CHUNK + 1);
+	KUNIT_EXPECT_EQ(test, b.reclaims - a.reclaims, (u32)AVC_RECLAIM_CHUNK);
+	expect_places(test, N - AVC_RECLAIM_CHUNK + 1);
 	touch(test, 100);
 }
 
@@ -450,31 +567,75 @@ static void reclaim_lru_all_referenced(struct kunit *test)
  * threshold each take a place and call avc_reclaim(), one after the other:
  * the first evicts a chunk, and the others, finding the cache within its
  * threshold again, must evict nothing: up to 16 misses at once evict one
- * chunk, not one each.  Played in sequence, two misses in flight.
+ * chunk, not one each.  Played in sequence: sixteen misses in flight,
+ * which a chunk brings back to the threshold exactly, where a section
+ * must not start; then two.
  */
 static void reclaim_herd_rechecks(struct kunit *test)
 {
-	enum { N = 20, HERD = 2 };
+	enum { N = 40, HERD = 2 };
 	struct avc_kunit_ctx *x = test->priv;
 	struct avc_rcu_decision avd;
 	unsigned int s;
 
-	KUNIT_ASSERT_EQ(test, avc_reclaim_select(AVC_RECLAIM_FIFO), 0);
-	x->c = avc_cache_create(&x->ss, 1, N, 1);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	make_cache(test, AVC_RECLAIM_FIFO, 1, N, AVC_RECLAIMER_INLINE);
 	for (s = 1; s <= N; s++)
 		avc_cache_has_perm(x->c, s, 2, 3, 0, &avd);
-	expect_places(test, N);
+	/* One bucket holds AVC_CHAIN_MAX: the first were evicted for it. */
+	expect_places(test, AVC_CHAIN_MAX);
+	avc_cache_set_threshold(x->c, AVC_CHAIN_MAX);
+	avc_cache_settle(x->c);
 	/* At the threshold, not past it: nothing to do. */
 	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), 0U);
 
+	/*
+	 * Sixteen in flight: one chunk brings the places back to the
+	 * threshold exactly, where no section may start.
+	 */
+	atomic_add(AVC_RECLAIM_CHUNK, &x->c->active);
+	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), (u32)AVC_RECLAIM_CHUNK);
+	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), 0U);
+	atomic_sub(AVC_RECLAIM_CHUNK, &x->c->active);
+	expect_places(test, AVC_CHAIN_MAX - AVC_RECLAIM_CHUNK);
+
 	/* The places of two inserts in flight, as atomic_inc_return() took them. */
+	avc_cache_set_threshold(x->c, AVC_CHAIN_MAX - AVC_RECLAIM_CHUNK);
+	avc_cache_settle(x->c);
 	atomic_add(HERD, &x->c->active);
-	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), (u32)AVC_RCU_RECLAIM_CHUNK);
+	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), (u32)AVC_RECLAIM_CHUNK);
 	KUNIT_EXPECT_EQ(test, avc_reclaim(x->c), 0U);
 	atomic_sub(HERD, &x->c->active);
-	expect_bucket(test, "20 19 18 17");
-	expect_places(test, N - AVC_RCU_RECLAIM_CHUNK);
+	expect_places(test, 0);
+}
+
+/*
+ * A full bucket: an insert into a bucket of AVC_CHAIN_MAX entries evicts
+ * one of them (lru: the oldest not referenced) before it links, so that a
+ * chain never grows past what an insert's search may examine.
+ */
+static void chain_cap(struct kunit *test)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_cache_stats st;
+	struct avc_rcu_decision avd;
+	char b[512];
+	unsigned int s;
+
+	make_cache(test, AVC_RECLAIM_LRU, 1, 1000, AVC_RECLAIMER_INLINE);
+	for (s = 1; s <= AVC_CHAIN_MAX; s++)
+		avc_cache_has_perm(x->c, s, 2, 3, 0, &avd);
+	touch(test, 1);
+	touch(test, 3);
+	avc_cache_has_perm(x->c, 1000, 2, 3, 0, &avd);
+	avc_cache_has_perm(x->c, 1001, 2, 3, 0, &avd);
+	expect_places(test, AVC_CHAIN_MAX);
+	avc_cache_stats_sum(x->c, &st);
+	KUNIT_EXPECT_EQ(test, st.reclaims, 2U);
+	/* 2 and 4 went, the oldest not referenced. */
+	bucket_at(test, 0, b, sizeof(b));
+	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(b, "1* 3* 5 6 ", 10), "%s", b);
+	touch(test, 1000);
+	touch(test, 1001);
 }
 
 static const enum avc_reclaim_policy reach_policies[] = {
@@ -490,7 +651,7 @@ KUNIT_ARRAY_PARAM(reach, reach_policies, reach_desc);
 
 /*
  * Link @n keys (@next on, @next advanced) whose buckets are in [@lo, @hi),
- * each a decision of the policy in force.
+ * each a decision of the policy in force; hit each @hits times.
  */
 static void place(struct kunit *test, u32 *next, unsigned int lo,
 		  unsigned int hi, unsigned int n)
@@ -501,7 +662,7 @@ static void place(struct kunit *test, u32 *next, unsigned int lo,
 
 	while (n) {
 		k.ssid = (*next)++;
-		idx = avc_hash(x->c, &k);
+		idx = avc_hash(table(x->c), &k);
 		if (idx < lo || idx >= hi)
 			continue;
 		insert_decision(x->c, k.ssid, k.tsid, k.tclass,
@@ -510,28 +671,38 @@ static void place(struct kunit *test, u32 *next, unsigned int lo,
 	}
 }
 
+/* Set the referenced bit of every entry, as a hit on each would. */
+static void hit_all(struct avc_cache *c)
+{
+	struct avc_table *t = table(c);
+	struct avc_node *node;
+	unsigned int i;
+
+	for (i = 0; i <= t->mask; i++)
+		hlist_for_each_entry(node, &t->slots[i], list)
+			WRITE_ONCE(node->referenced, 1);
+}
+
 /*
- * One reclaim's reach: in a table of 65536 buckets, sparse, a sweep visits
- * at most AVC_RCU_RECLAIM_SCAN buckets (lru: each twice) from the hand,
- * and the hand moves on by as many; an insert whose reclaim finds nothing
- * in reach is not cached, and gives its place back.
+ * One section's reach: in a table of 65536 buckets, sparse, a section
+ * reads at most AVC_RECLAIM_BUCKETS bucket heads a pass (lru: two passes)
+ * from the hand, and the hand moves on by as many; an inline insert whose
+ * section finds nothing in reach is not cached, and gives its place back.
  */
 static void reclaim_reach_cap(struct kunit *test)
 {
 	enum { SLOTS = 65536, NEAR = 4, FAR = 4 };
 	const enum avc_reclaim_policy *policy = test->param_value;
-	const unsigned int scan = AVC_RCU_RECLAIM_SCAN;
+	const unsigned int scan = AVC_RECLAIM_BUCKETS;
 	unsigned int cap = scan * (*policy == AVC_RECLAIM_LRU ? 2 : 1);
 	struct avc_kunit_ctx *x = test->priv;
 	struct avc_cache_stats a, b;
-	unsigned int visited = 0;
+	struct avc_section s;
 	u32 next = 1, seqno;
 
-	KUNIT_ASSERT_EQ(test, avc_reclaim_select(*policy), 0);
-	x->c = avc_cache_create(&x->ss, SLOTS, 1000, 1);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	make_cache(test, *policy, SLOTS, 1000, AVC_RECLAIMER_INLINE);
 	/*
-	 * From a hand at bucket 0: NEAR entries beyond the first sweep's
+	 * From a hand at bucket 0: NEAR entries beyond the first section's
 	 * reach and within the second's, FAR beyond both and the third's.
 	 */
 	place(test, &next, scan + 88, 2 * scan, NEAR);
@@ -539,17 +710,19 @@ static void reclaim_reach_cap(struct kunit *test)
 	expect_places(test, NEAR + FAR);
 
 	x->c->reclaim_hint = 0;
-	KUNIT_EXPECT_EQ(test, sweep(x->c, &visited), 0U);
-	KUNIT_EXPECT_EQ(test, visited, cap);
+	KUNIT_EXPECT_EQ(test, sweep(x->c, &s), 0U);
+	KUNIT_EXPECT_EQ(test, s.buckets, cap);
+	KUNIT_EXPECT_EQ(test, s.nodes, 0U);
 	KUNIT_EXPECT_EQ(test, x->c->reclaim_hint, scan);
 
-	KUNIT_EXPECT_EQ(test, sweep(x->c, &visited), (u32)NEAR);
-	KUNIT_EXPECT_EQ(test, visited, cap);
+	KUNIT_EXPECT_EQ(test, sweep(x->c, &s), (u32)NEAR);
+	KUNIT_EXPECT_EQ(test, s.buckets, cap);
 	KUNIT_EXPECT_EQ(test, x->c->reclaim_hint, 2 * scan);
 	expect_places(test, FAR);
 
 	/* Past the threshold with nothing in reach: not cached. */
 	avc_cache_set_threshold(x->c, FAR);
+	avc_cache_settle(x->c);
 	avc_cache_stats_sum(x->c, &a);
 	insert_decision(x->c, 0xfffff, 7, 9, latest(x->c));
 	avc_cache_stats_sum(x->c, &b);
@@ -559,15 +732,126 @@ static void reclaim_reach_cap(struct kunit *test)
 	expect_places(test, FAR);
 }
 
+/*
+ * Where lru's by-age pass starts: from where the CLOCK pass started, over
+ * the buckets it passed, in a table larger than one section's reach.  A
+ * hot table of two runs of buckets: the CLOCK pass clears the first run
+ * and part of the second before its budget is spent; the by-age pass then
+ * evicts the oldest of the first run, not of where the CLOCK pass stopped.
+ */
+static void reclaim_fallback_start(struct kunit *test)
+{
+	enum { SLOTS = 2048 };
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_table *t;
+	struct avc_section s;
+	struct avc_node *node;
+	unsigned int i, first = 0, later = 0;
+	u32 next = 1;
+
+	make_cache(test, AVC_RECLAIM_LRU, SLOTS, 100000, AVC_RECLAIMER_INLINE);
+	/* 40 entries in buckets 1..99, then 40 in 100..199. */
+	place(test, &next, 1, 100, 40);
+	place(test, &next, 100, 200, 40);
+	hit_all(x->c);
+	x->c->reclaim_hint = 0;
+	KUNIT_EXPECT_EQ(test, sweep(x->c, &s), (u32)AVC_RECLAIM_CHUNK);
+	KUNIT_EXPECT_EQ(test, s.nodes, (u32)AVC_NODE_BUDGET);
+	t = table(x->c);
+	for (i = 1; i < 200; i++)
+		hlist_for_each_entry(node, &t->slots[i], list)
+			*(i < 100 ? &first : &later) += 1;
+	KUNIT_EXPECT_EQ(test, first, 40U - AVC_RECLAIM_CHUNK);
+	KUNIT_EXPECT_EQ(test, later, 40U);
+}
+
+/*
+ * The node budget on a hot table: every entry referenced, chains of 16 on
+ * average (8192 entries in 512 buckets) and of the most a bucket holds
+ * (65536 asked of 512 buckets): every section examines at most
+ * AVC_NODE_BUDGET nodes and still evicts a whole chunk.
+ */
+static void reclaim_budget_hot(struct kunit *test)
+{
+	static const unsigned int want[] = { 8192, 65536 };
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_rcu_decision avd;
+	unsigned int i, n, most;
+	struct avc_section s;
+	struct avc_hash_stats hs;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		make_cache(test, AVC_RECLAIM_LRU, 512, want[i],
+			   AVC_RECLAIMER_INLINE);
+		for (n = 1; n <= want[i]; n++)
+			avc_cache_has_perm(x->c, 0x10000 + n, 2, 3, 0, &avd);
+		avc_cache_hash_stats(x->c, &hs);
+		KUNIT_EXPECT_LE(test, hs.longest_chain, AVC_CHAIN_MAX);
+		most = 0;
+		for (n = 0; n < 40; n++) {
+			hit_all(x->c);
+			KUNIT_EXPECT_EQ(test, sweep(x->c, &s),
+					(u32)AVC_RECLAIM_CHUNK);
+			most = max(most, s.nodes);
+			if (s.nodes > AVC_NODE_BUDGET)
+				break;
+		}
+		kunit_info(test, "%u asked, %d entries, longest chain %d: at most %u nodes a section\n",
+			   want[i], hs.entries, hs.longest_chain, most);
+		KUNIT_EXPECT_LE(test, most, (u32)AVC_NODE_BUDGET);
+		avc_cache_destroy(x->c);
+		x->c = NULL;
+	}
+}
+
+/*
+ * The background reclaimer: no reclaim up to the high watermark; a place
+ * past it wakes the reclaimer, which brings the cache down to the low one.
+ */
+static void background_watermarks(struct kunit *test)
+{
+	enum { T = 64 };
+	struct avc_kunit_ctx *x = test->priv;
+	unsigned int high = avc_watermark_high(T), low = avc_watermark_low(T);
+	struct avc_rcu_decision avd;
+	struct avc_cache_stats st;
+	unsigned int s;
+	int n;
+
+	make_cache(test, AVC_RECLAIM_FIFO, 0, T, AVC_RECLAIMER_BACKGROUND);
+	avc_cache_settle(x->c);
+	for (s = 1; s <= high; s++)
+		avc_cache_has_perm(x->c, s, 2, 3, 0, &avd);
+	avc_cache_settle(x->c);
+	avc_cache_stats_sum(x->c, &st);
+	KUNIT_EXPECT_EQ(test, st.reclaims, 0U);
+	expect_places(test, high);
+
+	/* One more: woken, down to the low watermark, a chunk at a time. */
+	avc_cache_has_perm(x->c, high + 1, 2, 3, 0, &avd);
+	avc_cache_settle(x->c);
+	n = atomic_read(&x->c->active);
+	KUNIT_EXPECT_LE(test, n, (int)low);
+	KUNIT_EXPECT_GT(test, n, (int)low - AVC_RECLAIM_CHUNK);
+	avc_cache_stats_sum(x->c, &st);
+	KUNIT_EXPECT_EQ(test, st.reclaims, high + 1 - n);
+	expect_places(test, n);
+}
+
 static struct kunit_case avc_evict_cases[] = {
 	KUNIT_CASE(evict_lru),
 	KUNIT_CASE(evict_lru_all_hot),
+	KUNIT_CASE(evict_budget),
 	KUNIT_CASE(evict_fifo),
 	KUNIT_CASE(evict_newest),
 	KUNIT_CASE(reclaim_chunk),
 	KUNIT_CASE(reclaim_lru_all_referenced),
 	KUNIT_CASE(reclaim_herd_rechecks),
+	KUNIT_CASE(chain_cap),
 	KUNIT_CASE_PARAM(reclaim_reach_cap, reach_gen_params),
+	KUNIT_CASE(reclaim_fallback_start),
+	KUNIT_CASE(reclaim_budget_hot),
+	KUNIT_CASE(background_watermarks),
 	{}
 };
 
@@ -649,8 +933,7 @@ static void reset_out_of_order(struct kunit *test)
 	u32 s, seqno;
 	const void *n1;
 
-	x->c = avc_cache_create(&x->ss, 64, 1000, 1);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	make_cache(test, AVC_RECLAIM_LRU, 64, 1000, AVC_RECLAIMER_INLINE);
 	s = latest(x->c) + 1;
 	avc_cache_reset(x->c, s + 1);
 	avc_cache_reset(x->c, s);
@@ -792,8 +1075,7 @@ static void reset_race(struct kunit *test)
 	w = kunit_kcalloc(test, N, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_NOT_NULL(test, w);
-	x->c = avc_cache_create(&x->ss, 16, 1000, 1);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	make_cache(test, AVC_RECLAIM_LRU, 16, 1000, AVC_RECLAIMER_INLINE);
 	r->c = x->c;
 	r->nthreads = N;
 	init_waitqueue_head(&r->start);
@@ -914,8 +1196,7 @@ static void replace_under_readers(struct kunit *test)
 	rd = kunit_kcalloc(test, n, sizeof(*rd), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rp);
 	KUNIT_ASSERT_NOT_NULL(test, rd);
-	x->c = avc_cache_create(&x->ss, 1, 1000, 1);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	make_cache(test, AVC_RECLAIM_LRU, 1, 1000, AVC_RECLAIMER_INLINE);
 	rp->c = x->c;
 	atomic_set(&rp->running, 0);
 
@@ -977,6 +1258,281 @@ static void replace_under_readers(struct kunit *test)
 	expect_places(test, REPLACE_KEYS);
 }
 
+/*
+ * The table follows the threshold: its buckets are the threshold's power
+ * of two, at least 512; a resize keeps every entry (growing) and every
+ * entry the threshold allows (shrinking), each still found.
+ */
+static void resize_follows(struct kunit *test)
+{
+	static const unsigned int thr[] = { 512, 4096, 3000, 100000, 600, 1 };
+	static const unsigned int slots[] = { 512, 4096, 4096, 65536, 1024,
+					      512 };
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_rcu_decision avd;
+	struct avc_hash_stats hs;
+	unsigned int i, k;
+
+	make_cache(test, AVC_RECLAIM_LRU, 0, 512, AVC_RECLAIMER_INLINE);
+	for (k = 1; k <= 300; k++)
+		avc_cache_has_perm(x->c, 0x100 + k, 2, 3, 0, &avd);
+	for (i = 0; i < ARRAY_SIZE(thr); i++) {
+		avc_cache_set_threshold(x->c, thr[i]);
+		avc_cache_settle(x->c);
+		avc_cache_hash_stats(x->c, &hs);
+		KUNIT_EXPECT_EQ_MSG(test, hs.buckets, (int)slots[i],
+				    "threshold %u", thr[i]);
+		KUNIT_EXPECT_EQ(test, avc_cache_slots(x->c), slots[i]);
+		if (thr[i] < 300)
+			break;
+		expect_places(test, 300);
+		for (k = 1; k <= 300; k++)
+			touch(test, 0x100 + k);
+	}
+	KUNIT_EXPECT_NULL(test, rcu_access_pointer(table(x->c)->future));
+}
+
+/*
+ * The moves of a resize, one at a time as avc_resize() makes them, with
+ * the new table published as the old one's future: an insert meanwhile
+ * goes to the new table; an entry of a policy a reset retired is dropped,
+ * not moved; of two decisions of one key the newer stays; the rest moves
+ * and is found through the old table until the new one is current.
+ */
+static void resize_moves(struct kunit *test)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	struct avc_table *old, *new;
+	unsigned int i, moved = 0, dropped = 0;
+	u32 s0, got;
+
+	make_cache(test, AVC_RECLAIM_LRU, 0, 512, AVC_RECLAIMER_INLINE);
+	s0 = latest(x->c);
+	insert_decision(x->c, 1, 2, 3, s0);
+	insert_decision(x->c, 2, 2, 3, s0);
+	insert_decision(x->c, 3, 2, 3, s0);
+	expect_places(test, 3);
+
+	mutex_lock(&x->c->resize_lock);
+	old = table(x->c);
+	new = avc_table_alloc(x->c, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	rcu_assign_pointer(old->future, new);
+	/* Key 2 again, newer: into the new table, beside the old entry. */
+	WRITE_ONCE(x->c->latest_seqno, s0 + 1);
+	insert_decision(x->c, 2, 2, 3, s0 + 1);
+	/* Key 4, new: into the new table. */
+	insert_decision(x->c, 4, 2, 3, s0 + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->c->active), 5);
+	/* A reset's raise of the seqno: keys 1 and 3 are of a retired policy. */
+	for (i = 0; i <= old->mask; i++)
+		while (avc_move_one(x->c, old, new, i, &moved, &dropped))
+			;
+	KUNIT_EXPECT_EQ(test, moved, 0U);
+	KUNIT_EXPECT_EQ(test, dropped, 3U);
+	rcu_assign_pointer(x->c->table, new);
+	mutex_unlock(&x->c->resize_lock);
+	synchronize_rcu();
+	avc_table_free(old);
+
+	KUNIT_EXPECT_NULL(test, cached(x->c, 1, 2, 3, &got));
+	KUNIT_EXPECT_NULL(test, cached(x->c, 3, 2, 3, &got));
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 2, 2, 3, &got));
+	KUNIT_EXPECT_EQ(test, got, s0 + 1);
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 4, 2, 3, &got));
+	expect_places(test, 2);
+
+	/* Now moves that keep: an older duplicate is replaced by the moved. */
+	mutex_lock(&x->c->resize_lock);
+	old = table(x->c);
+	new = avc_table_alloc(x->c, 512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	rcu_assign_pointer(old->future, new);
+	moved = dropped = 0;
+	for (i = 0; i <= old->mask; i++)
+		while (avc_move_one(x->c, old, new, i, &moved, &dropped))
+			;
+	KUNIT_EXPECT_EQ(test, moved, 2U);
+	KUNIT_EXPECT_EQ(test, dropped, 0U);
+	rcu_assign_pointer(x->c->table, new);
+	mutex_unlock(&x->c->resize_lock);
+	synchronize_rcu();
+	avc_table_free(old);
+	expect_places(test, 2);
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 2, 2, 3, &got));
+	KUNIT_EXPECT_EQ(test, got, s0 + 1);
+}
+
+/* resize_under_readers(): the keys, and each reader's tally. */
+#define RESIZE_KEYS	600
+#define RESIZE_ROUNDS	24
+
+struct resize_reader {
+	struct avc_cache *c;
+	atomic_t *running;
+	unsigned long lookups;	/* WRITE_ONCE(): the test thread reads it */
+	unsigned long torn;	/* a decision not whole, or not ours */
+	unsigned int id;
+};
+
+static int resize_reader_thread(void *arg)
+{
+	struct resize_reader *rd = arg;
+	struct avc_rcu_decision avd;
+	u32 k = rd->id * 7919;
+
+	atomic_inc(rd->running);
+	while (!kthread_should_stop()) {
+		k = (k + 1) % RESIZE_KEYS;
+		avc_cache_has_perm(rd->c, 0x2000 + k, 2, 3, 0, &avd);
+		/* A miss computes from the policy, which has no such rule. */
+		if (avd.allowed && !decision_whole(&avd, 0x2000 + k))
+			rd->torn++;
+		WRITE_ONCE(rd->lookups, rd->lookups + 1);
+		if (!(k % 64))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Resizes under lockless readers: kthreads on the other CPUs look up keys
+ * whose decisions the test inserted (whole, of the policy in force) while
+ * this thread moves the table between 512 and 8192 buckets, inserting
+ * more meanwhile.  Every decision read is whole (a node freed or reused
+ * under a reader shows torn, or as a use after free to KASAN); no entry
+ * is lost from the count; the old tables are freed (kmemleak).
+ */
+static void resize_under_readers(struct kunit *test)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	struct resize_reader *rd;
+	atomic_t running = ATOMIC_INIT(0);
+	unsigned long deadline = jiffies + 20 * HZ;
+	unsigned int i, n, k, rounds;
+	struct avc_hash_stats hs;
+	u32 seqno;
+
+	n = clamp(num_online_cpus() - 1, 1U, AVC_KUNIT_MAX_THREADS);
+	rd = kunit_kcalloc(test, n, sizeof(*rd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	make_cache(test, AVC_RECLAIM_LRU, 0, 100000, AVC_RECLAIMER_INLINE);
+	seqno = latest(x->c);
+	for (k = 0; k < RESIZE_KEYS / 2; k++)
+		insert_decision(x->c, 0x2000 + k, 2, 3, seqno);
+	for (i = 0; i < n; i++) {
+		rd[i].c = x->c;
+		rd[i].running = &running;
+		rd[i].id = i;
+		start_kthread(test, resize_reader_thread, &rd[i], "resize",
+			      other_cpu(i, raw_smp_processor_id()));
+	}
+	while (atomic_read(&running) < n && time_before(jiffies, deadline))
+		cond_resched();
+	for (rounds = 0; rounds < RESIZE_ROUNDS; rounds++) {
+		avc_cache_set_threshold(x->c, rounds % 2 ? 512 : 8192);
+		for (k = RESIZE_KEYS / 2; k < RESIZE_KEYS; k++)
+			insert_decision(x->c, 0x2000 + k, 2, 3, seqno);
+		avc_cache_settle(x->c);
+		if (time_after(jiffies, deadline))
+			break;
+	}
+	stop_kthreads(test);
+	avc_cache_hash_stats(x->c, &hs);
+	kunit_info(test, "%u resizes under %u readers, %d entries in %d buckets\n",
+		   rounds, n, hs.entries, hs.buckets);
+	KUNIT_EXPECT_GE(test, rounds, 4U);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, rd[i].torn, 0UL, "reader %u", i);
+		KUNIT_EXPECT_GT_MSG(test, rd[i].lookups, 0UL, "reader %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->c->active), hs.entries);
+}
+
+/* reset_resize_race(): a resetter beside resizes and inserts. */
+struct reset_resizer {
+	struct avc_cache *c;
+	atomic_t seqno;		/* the last reset that returned */
+	atomic_t running;
+};
+
+static int reset_resizer_thread(void *arg)
+{
+	struct reset_resizer *r = arg;
+	u32 s;
+
+	atomic_inc(&r->running);
+	while (!kthread_should_stop()) {
+		s = READ_ONCE(r->c->latest_seqno) + 1;
+		avc_cache_reset(r->c, s);
+		atomic_set(&r->seqno, s);
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Resets racing resizes: a kthread resets the cache for ever newer
+ * policies while this thread resizes the table and inserts decisions of
+ * whatever policy was newest when it computed them.  After each resize,
+ * no entry in any table may be older than the last reset that returned
+ * before it began; entries and places agree once all is quiet.
+ */
+static void reset_resize_race(struct kunit *test)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	unsigned long deadline = jiffies + 20 * HZ;
+	struct reset_resizer *r;
+	unsigned int rounds, k;
+	int old, entries;
+	u32 before;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	make_cache(test, AVC_RECLAIM_LRU, 0, 100000, AVC_RECLAIMER_INLINE);
+	r->c = x->c;
+	atomic_set(&r->seqno, latest(x->c));
+	start_kthread(test, reset_resizer_thread, r, "reset",
+		      other_cpu(0, raw_smp_processor_id()));
+	while (!atomic_read(&r->running) && time_before(jiffies, deadline))
+		cond_resched();
+	for (rounds = 0; rounds < 40 && time_before(jiffies, deadline);
+	     rounds++) {
+		for (k = 0; k < 200; k++)
+			insert_decision(x->c, 0x3000 + k, 2, 3, latest(x->c));
+		before = atomic_read(&r->seqno);
+		avc_cache_set_threshold(x->c, rounds % 2 ? 512 : 4096);
+		avc_cache_settle(x->c);
+		table_older_than(x->c, before, &old);
+		KUNIT_EXPECT_EQ_MSG(test, old, 0,
+				    "round %u: entries older than the reset to %u",
+				    rounds, before);
+		if (old)
+			break;
+	}
+	stop_kthreads(test);
+	entries = table_older_than(x->c, 0, &old);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->c->active), entries);
+	kunit_info(test, "%u resizes beside resets\n", rounds);
+}
+
+static struct kunit_case avc_resize_cases[] = {
+	KUNIT_CASE(resize_follows),
+	KUNIT_CASE(resize_moves),
+	KUNIT_CASE(resize_under_readers),
+	KUNIT_CASE(reset_resize_race),
+	{}
+};
+
+static struct kunit_suite avc_resize_suite = {
+	.name = "avc_rcu_resize",
+	.suite_init = avc_evict_suite_init,
+	.suite_exit = avc_evict_suite_exit,
+	.init = avc_kunit_init,
+	.exit = avc_kunit_exit,
+	.test_cases = avc_resize_cases,
+};
+
 static struct kunit_case avc_insert_cases[] = {
 	KUNIT_CASE(reset_out_of_order),
 	KUNIT_CASE(reset_race),
@@ -996,6 +1552,7 @@ static struct kunit_suite avc_insert_suite = {
 static struct kunit_case avc_order_cases[] = {
 	KUNIT_CASE(seqno_order),
 	KUNIT_CASE(verdict),
+	KUNIT_CASE(watermarks),
 	{}
 };
 
@@ -1004,7 +1561,8 @@ static struct kunit_suite avc_order_suite = {
 	.test_cases = avc_order_cases,
 };
 
-kunit_test_suites(&avc_evict_suite, &avc_insert_suite, &avc_order_suite);
+kunit_test_suites(&avc_evict_suite, &avc_insert_suite, &avc_resize_suite,
+		  &avc_order_suite);
 
 MODULE_DESCRIPTION("KUnit tests of avc_rcu's cache core and security server");
 MODULE_LICENSE("GPL");

@@ -16,7 +16,7 @@ set -u
 KO=${AVC_RCU_KUNIT_KO:-$tst_dir/avc_rcu_kunit.ko}
 DBG=/sys/kernel/debug
 # The suites the module defines, each of which must have run.
-SUITES="avc_rcu_evict avc_rcu_insert avc_rcu_order avc_rcu_ss avc_rcu_threshold"
+SUITES="avc_rcu_evict avc_rcu_insert avc_rcu_order avc_rcu_resize avc_rcu_ss avc_rcu_threshold"
 
 bail() {
 	not_ok "$1"
