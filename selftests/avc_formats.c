@@ -103,6 +103,7 @@ TEST_F(fmt, hash_stats)
 	struct tst_hash_stats_file hs;
 	char *text, slots[32];
 	ssize_t len;
+	__u32 thr;
 
 	len = tst_read_rel(AVC_RCU_FILE_HASH_STATS, &text);
 	ASSERT_LT(0, len);
@@ -110,8 +111,10 @@ TEST_F(fmt, hash_stats)
 		TH_LOG("hash_stats does not match the format:\n%s", text);
 	free(text);
 	ASSERT_EQ(0, tst_module_param("slots", slots, sizeof(slots)));
-	EXPECT_EQ(strtol(slots, NULL, 10), hs.slots)
-		TH_LOG("the module was loaded with slots=%s", slots);
+	ASSERT_EQ(0, tst_read_threshold(&thr));
+	EXPECT_EQ(tst_expected_slots(thr), hs.slots)
+		TH_LOG("the module was loaded with slots=%s, threshold %u",
+		       slots, thr);
 	EXPECT_LE(AVC_RCU_SLOTS_MIN, hs.slots);
 	EXPECT_GE(AVC_RCU_SLOTS_MAX, hs.slots);
 	EXPECT_EQ(0, hs.slots & (hs.slots - 1));

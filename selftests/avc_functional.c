@@ -278,7 +278,16 @@ TEST_F_TIMEOUT(avc, allocations_frees_entries, 120)
 		TST_QUERY(i + 1, 9, 9, 0, &r);
 	TST_QUIESCE(TST_QUIESCE_MS, &hs2, &cs2);
 	EXPECT_GE(32 + AVC_RECLAIM_CHUNK, hs2.entries);
-	EXPECT_EQ(200, tst_stat_delta(&cs1, &cs2, TST_ALLOCATIONS));
+	/*
+	 * Every miss allocates, but with the background reclaimer those
+	 * that find the cache at its threshold before it has made room.
+	 */
+	if (tst_reclaimer_background() == 1) {
+		EXPECT_GE(200, tst_stat_delta(&cs1, &cs2, TST_ALLOCATIONS));
+		EXPECT_LT(32, tst_stat_delta(&cs1, &cs2, TST_ALLOCATIONS));
+	} else {
+		EXPECT_EQ(200, tst_stat_delta(&cs1, &cs2, TST_ALLOCATIONS));
+	}
 	EXPECT_EQ(tst_stat_delta(&cs1, &cs2, TST_RECLAIMS),
 		  tst_stat_delta(&cs1, &cs2, TST_FREES));
 	EXPECT_EQ((__u32)hs2.entries,

@@ -5,10 +5,11 @@
 # the test itself (lib/module.sh finds it; none may be loaded):
 #
 #  - insmod with bad parameters fails, leaves no trace, names the value;
+#    cache_threshold= at load is taken as avc/cache_threshold takes it;
 #  - with fault injection (the debug kernel), the setup's Nth allocation
 #    failing, N = 1, 2, ...: ENOMEM and nothing left, or a working module;
 #  - AVC_UNLOAD_CYCLES (10) cycles of insmod (slots, sync, reclaim,
-#    hash_seed), mount, fresh state, policy load, queries, slab objects ==
+#    reclaimer, hash_seed, cache_threshold), mount, fresh state, policy load, queries, slab objects ==
 #    entries (AVC_RCU_SLAB), rmmod refused while mounted or while a file
 #    is open, umount, rmmod; then no module, mount point, filesystem type
 #    or slab cache;
@@ -38,12 +39,16 @@ gone() {
 	return $rc
 }
 
-# The state of a module just loaded with $1 slots (avc_tool state's first
-# line is its seqno, threshold and hash_stats).
+# The state of a module just loaded with $1 slots (0: following the
+# threshold, $2 or 512) (avc_tool state's first line is its seqno,
+# threshold and hash_stats).
 fresh_state() {
 	tst_state || { cat "$TMP/state"; return 1; }
 	got=$(sed -n 1p "$TMP/state")
-	want="seqno=0 threshold=512 entries=0 used=0 slots=$1 longest=0"
+	fs_thr=${2:-512}
+	fs_slots=$1
+	[ "$fs_slots" != 0 ] || fs_slots=$(follow_slots "$fs_thr")
+	want="seqno=0 threshold=$fs_thr entries=0 used=0 slots=$fs_slots longest=0"
 	[ "$got" = "$want" ] || { printf 'got  %s\nwant %s\n' "$got" "$want"; return 1; }
 	[ "$st_lookups$st_hits$st_misses$st_allocations$st_reclaims$st_frees" = 000000 ] ||
 		{ echo "counters not zero after insmod: $(sed -n 2p "$TMP/state")"; return 1; }
@@ -52,6 +57,16 @@ fresh_state() {
 		   awk -F- '{ n += ($2 == "" ? 1 : $2 - $1 + 1) } END { print n }')
 	[ "$rows" = "$possible" ] ||
 		{ echo "cache_stats has $rows rows for $possible possible CPUs"; return 1; }
+}
+
+# The buckets of a table that follows threshold $1: its power of two, at
+# least 512, at most 65536.
+follow_slots() {
+	fw=512
+	while [ "$fw" -lt "$1" ] && [ "$fw" -lt 65536 ]; do
+		fw=$((fw * 2))
+	done
+	echo "$fw"
 }
 
 expect_reply() {
@@ -97,10 +112,14 @@ rmmod_now() {
 diag "module $KO, mount point $MNT, $CYCLES cycles"
 check "not loaded at start" gone
 
-for p in slots=0 slots=15 slots=100 slots=8 slots=131072 slots=-1 \
+for p in slots=15 slots=100 slots=8 slots=131072 slots=-1 \
 	 slots=abc sync=bogus sync= sync=rcu,spinlock reclaim=bogus reclaim= \
-	 reclaim=lru,fifo reclaim=LRU hash_seed=-1 hash_seed=abc \
-	 hash_seed=4294967296; do
+	 reclaim=lru,fifo reclaim=LRU reclaimer=bogus reclaimer= \
+	 reclaimer=Inline hash_seed=-1 hash_seed=abc hash_seed=4294967296 \
+	 cache_threshold=0 cache_threshold=1048577 cache_threshold=-1 \
+	 cache_threshold=abc cache_threshold= cache_threshold=0x200 \
+	 "cache_threshold= 512" cache_threshold=+512 \
+	 cache_threshold=99999999999999999999; do
 	if insmod "$KO" "$p" 2>"$TMP/err"; then
 		not_ok "insmod $p refused"
 		umount "$MNT" 2>/dev/null || true
@@ -117,6 +136,10 @@ logged() {
 }
 check "reclaim=bogus named in the log" \
 	logged "reclaim=bogus: must be lru, fifo or newest"
+check "reclaimer=bogus named in the log" \
+	logged "reclaimer=bogus: must be background or inline"
+check "cache_threshold=0x200 named in the log" \
+	logged "cache_threshold=0x200: must be a decimal number from 1 to 1048576"
 
 # The setup with its Nth fault-injectable allocation failing, for N = 1,
 # 2, ... until the module says the injection was not reached:
@@ -268,43 +291,61 @@ else
 	skip "insmod fault sweep" "no fault injection (/proc/self/fail-nth, $FI/failslab)"
 fi
 
-# The load parameters as given, read-only in sysfs; a hash_seed of 0 reads
-# as the seed drawn, the one the load's log line gives.
-params_shown() {	# sync reclaim seed
+# The load parameters as given, read-only in sysfs; cache_threshold reads
+# as the threshold in force.  hash_seed, with which anyone allowed to query
+# could choose keys that share a bucket, is readable by root only, reads
+# as the seed in use (a random one is never 0), and the load's log line
+# does not give it.
+params_shown() {	# sync reclaim reclaimer seed threshold
 	d=/sys/module/avc_rcu/parameters
-	want_seed=$3
-	if [ "$3" = 0 ]; then
-		want_seed=$(dmesg | sed -n 's/.*avc_rcu: .* hash_seed \([0-9]*\) (drawn at random).*/\1/p' |
-			    tail -n 1)
-		[ -n "$want_seed" ] && [ "$want_seed" != 0 ] ||
-			{ echo "no drawn hash_seed in the kernel log"; return 1; }
-	fi
-	for kv in "sync $1" "reclaim $2" "hash_seed $want_seed"; do
-		set -- $kv
-		got=$(cat "$d/$1") || return 1
-		[ "$got" = "$2" ] || { echo "$d/$1: '$got', want '$2'"; return 1; }
-		mode=$(stat -c %a "$d/$1")
-		[ "$mode" = 444 ] || { echo "$d/$1: mode $mode, want 444"; return 1; }
+	ps_seed=$4
+	for kv in "sync $1" "reclaim $2" "reclaimer $3" "cache_threshold $5"; do
+		ps_name=${kv% *} ps_want=${kv#* }
+		got=$(cat "$d/$ps_name") || return 1
+		[ "$got" = "$ps_want" ] ||
+			{ echo "$d/$ps_name: '$got', want '$ps_want'"; return 1; }
+		mode=$(stat -c %a "$d/$ps_name")
+		[ "$mode" = 444 ] || { echo "$d/$ps_name: mode $mode, want 444"; return 1; }
 	done
+	set -- "$ps_seed"
+	got=$(cat "$d/hash_seed") || return 1
+	mode=$(stat -c %a "$d/hash_seed")
+	[ "$mode" = 400 ] || { echo "$d/hash_seed: mode $mode, want 400"; return 1; }
+	if [ "$1" = 0 ]; then
+		[ "$got" != 0 ] || { echo "$d/hash_seed: a random seed of 0"; return 1; }
+		line=$(dmesg | grep 'avc_rcu: .* slots (' | tail -n 1)
+		case $line in
+		*"hash_seed random,"*) ;;
+		*) echo "load line: '$line', want 'hash_seed random'"; return 1 ;;
+		esac
+		case $line in
+		*"$got"*) echo "the load line gives the seed $got: '$line'"; return 1 ;;
+		esac
+	else
+		[ "$got" = "$1" ] || { echo "$d/hash_seed: '$got', want '$1'"; return 1; }
+	fi
 }
 
 i=0
 while [ $i -lt "$CYCLES" ]; do
 	i=$((i + 1))
-	set -- $(printf '%s\n' "16 512 65536 1024 32 512 16 65536 4096 512" \
-		"rcu spinlock rwlock" "lru fifo newest lru" "0 7 4294967295" |
+	set -- $(printf '%s\n' "16 512 65536 0 32 512 16 0 4096 512 0" \
+		"rcu spinlock rwlock" "lru fifo newest lru" "0 7 4294967295" \
+		"background inline" "512 8192 1 512 100000" |
 		awk -v i=$i '{ print $(1 + (i - 1) % NF) }')
-	slots=$1 sync=$2 reclaim=$3 seed=$4
-	c="cycle $i (slots=$slots sync=$sync reclaim=$reclaim hash_seed=$seed)"
+	slots=$1 sync=$2 reclaim=$3 seed=$4 reclaimer=$5 thr=$6
+	c="cycle $i (slots=$slots sync=$sync reclaim=$reclaim reclaimer=$reclaimer hash_seed=$seed cache_threshold=$thr)"
 
 	if ! insmod "$KO" "slots=$slots" "sync=$sync" "reclaim=$reclaim" \
-		"hash_seed=$seed" 2>"$TMP/err"; then
+		"reclaimer=$reclaimer" "hash_seed=$seed" \
+		"cache_threshold=$thr" 2>"$TMP/err"; then
 		sed 's/^/# /' "$TMP/err"
 		not_ok "$c: insmod"
 		continue
 	fi
 	ok "$c: insmod"
-	check "$c: parameters shown read-only" params_shown "$sync" "$reclaim" "$seed"
+	check "$c: parameters shown read-only" params_shown "$sync" "$reclaim" \
+		"$reclaimer" "$seed" "$thr"
 	check "$c: mount point created" test -d "$MNT"
 	if ! mount -t avcrcufs avcrcufs "$MNT" 2>"$TMP/err"; then
 		sed 's/^/# /' "$TMP/err"
@@ -313,7 +354,7 @@ while [ $i -lt "$CYCLES" ]; do
 		continue
 	fi
 	ok "$c: mount"
-	check "$c: fresh state" fresh_state "$slots"
+	check "$c: fresh state" fresh_state "$slots" "$thr"
 	check "$c: deny all before any load" \
 		expect_reply 1 2 3 "0 ffffffff 0 ffffffff 0 0"
 

@@ -93,6 +93,32 @@ int tst_module_param(const char *name, char *buf, size_t size)
 	return 0;
 }
 
+int tst_reclaimer_background(void)
+{
+	char v[32];
+	int err = tst_module_param("reclaimer", v, sizeof(v));
+
+	if (err)
+		return err;
+	return !strcmp(v, "background");
+}
+
+long tst_expected_slots(__u32 thr)
+{
+	char v[32];
+	long slots, want = 512;
+	int err = tst_module_param("slots", v, sizeof(v));
+
+	if (err)
+		return err;
+	slots = strtol(v, NULL, 10);
+	if (slots)
+		return slots;
+	while (want < thr && want < 65536)
+		want *= 2;
+	return want;
+}
+
 const char *tst_mnt(void)
 {
 	const char *m = getenv("AVC_RCU_MNT");

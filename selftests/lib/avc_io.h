@@ -37,6 +37,16 @@ void tst_module_setup(void);
  */
 int tst_module_param(const char *name, char *buf, size_t size);
 /*
+ * Whether the module reclaims in the background (reclaimer=background,
+ * the default): 1, 0 (inline), or -errno.
+ */
+int tst_reclaimer_background(void);
+/*
+ * The buckets the table should have at threshold thr: the slots
+ * parameter, or (slots=0) thr's power of two from 512 to 65536; -errno.
+ */
+long tst_expected_slots(__u32 thr);
+/*
  * 1 if this program loaded the module itself (so it is as fresh as a
  * load leaves it), 0 under AVC_RCU_LOADED=1 (a module set up before).
  */
