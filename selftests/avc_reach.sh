@@ -1,13 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The reclaim's reach: avc_rcu with $AVC_RCU_PARAMS but 65536 slots at
-# cache_threshold 16, AVC_REACH_KEYS (1500) fresh keys through the access
-# file, the reclaim and insert events recorded in tracefs (AVC_RCU_TRACEFS):
+# The work of reclaim, from the avc_rcu_reclaim and avc_rcu_insert events
+# recorded in tracefs (AVC_RCU_TRACEFS), avc_rcu loaded with
+# $AVC_RCU_PARAMS but the slots below:
 #
-#  1. every reclaim visited at most 512 buckets (1024 with lru) and
-#     evicted at most a chunk, and there were reclaims;
-#  2. quiescent afterwards, at most 16 entries.
+#  1. sparse: 65536 slots at cache_threshold 16, AVC_REACH_KEYS (1500)
+#     fresh keys: every section read at most 512 bucket heads a pass (two
+#     passes with lru), examined at most 64 nodes and evicted at most a
+#     chunk, and there were sections; quiescent afterwards, at most 16
+#     entries;
+#  2. hot: 512 slots at cache_threshold 8192, every entry hit again
+#     between rounds of fresh keys, so that each section meets a table
+#     whose every entry is referenced: every section examined at most 64
+#     nodes, and the sections evicted (lru's by-age pass);
+#  3. full buckets: 512 slots at cache_threshold 65536, 20000 keys: no
+#     bucket longer than 32 entries, inserts into full buckets evicting
+#     one of them (result=chain); then, every entry hit, the threshold
+#     lowered to 8192: every section on those chains examined at most 64
+#     nodes.
 #
 # The inserts not cached (result=full) are counted, not checked.
 
@@ -18,6 +29,8 @@ T=${AVC_RCU_TRACEFS:-/sys/kernel/tracing}
 KEYS=${AVC_REACH_KEYS:-1500}
 SLOTS=65536
 THR=16
+BUDGET=64
+CHAIN=32
 
 tst_module_load slots=$SLOTS
 [ -f "$T/trace" ] || mount -t tracefs nodev "$T" 2>/dev/null || true
@@ -28,40 +41,59 @@ cleanup() {
 
 [ -d "$T/events/avc_rcu/avc_rcu_reclaim" ] ||
 	tst_skip_all "no avc_rcu events in tracefs"
-echo "1..2"
+echo "1..6"
 
 sync=$(cat /sys/module/avc_rcu/parameters/sync)
 reclaim=$(cat /sys/module/avc_rcu/parameters/reclaim)
-echo "$THR" >"$MNT/avc/cache_threshold"
-: >"$T/trace"
-echo 1 >"$T/events/avc_rcu/avc_rcu_reclaim/enable"
-echo 1 >"$T/events/avc_rcu/avc_rcu_insert/enable"
-"$TOOL" fill "$KEYS" 4242 2>"$TMP/err" || why="fill: $(cat "$TMP/err")"
-echo 0 >"$T/events/avc_rcu/enable"
-cp "$T/trace" "$TMP/trace"
+reclaimer=$(cat /sys/module/avc_rcu/parameters/reclaimer)
 
-cap=512
-[ "$reclaim" != lru ] || cap=1024
-# reclaims, most visited, most evicted; inserts not cached (full), inserts
-set -- $(awk '/avc_rcu_reclaim:/ {
+trace_on() {
+	: >"$T/trace"
+	echo 1 >"$T/events/avc_rcu/avc_rcu_reclaim/enable"
+	echo 1 >"$T/events/avc_rcu/avc_rcu_insert/enable"
+}
+
+trace_off() {
+	echo 0 >"$T/events/avc_rcu/enable"
+	cp "$T/trace" "$TMP/trace"
+}
+
+# sections, most nodes, most buckets, most evicted, sections that evicted,
+# inserts not cached (full), inserts into a full bucket (chain), inserts
+summary() {
+	awk '/avc_rcu_reclaim:/ {
 		n++
 		for (i = 1; i <= NF; i++) {
 			split($i, a, "=")
-			if (a[1] == "visited" && a[2] + 0 > v) v = a[2] + 0
+			if (a[1] == "nodes" && a[2] + 0 > nd) nd = a[2] + 0
+			if (a[1] == "buckets" && a[2] + 0 > b) b = a[2] + 0
 			if (a[1] == "evicted" && a[2] + 0 > e) e = a[2] + 0
+			if (a[1] == "evicted" && a[2] + 0 > 0) ev++
 		}
 	}
 	/avc_rcu_insert:.* result=full/ { full++ }
+	/avc_rcu_insert:.* result=chain/ { chain++ }
 	/avc_rcu_insert:/ { ins++ }
-	END { printf "%d %d %d %d %d\n", n, v, e, full, ins }' \
-	"$TMP/trace" 2>/dev/null || echo "0 0 0 0 0")
-diag "$sync/$reclaim, $SLOTS slots, threshold $THR, $KEYS fresh keys:" \
-	"$1 reclaims, at most $2 buckets visited (cap $cap), at most $3 evicted;" \
-	"$4 of $5 inserts not cached (full)"
-[ "$1" -gt 0 ] || addwhy "no reclaim recorded"
-[ "$2" -le "$cap" ] || addwhy "a reclaim visited $2 buckets, more than $cap"
-[ "$3" -le 16 ] || addwhy "a reclaim evicted $3 entries, more than a chunk"
-verdict "reach: at most $cap buckets and a chunk per reclaim at $SLOTS slots"
+	END { printf "%d %d %d %d %d %d %d %d\n", n, nd, b, e, ev, full, chain, ins }' \
+	"$TMP/trace" 2>/dev/null || echo "0 0 0 0 0 0 0 0"
+}
+
+# 1. Sparse.
+cap=512
+[ "$reclaim" != lru ] || cap=1024
+echo "$THR" >"$MNT/avc/cache_threshold"
+trace_on
+"$TOOL" fill "$KEYS" 4242 2>"$TMP/err" || why="fill: $(cat "$TMP/err")"
+trace_off
+set -- $(summary)
+diag "$sync/$reclaim/$reclaimer, $SLOTS slots, threshold $THR, $KEYS fresh keys:" \
+	"$1 sections, at most $2 nodes, $3 buckets (cap $cap), $4 evicted;" \
+	"$6 of $8 inserts not cached (full)"
+[ "$1" -gt 0 ] || addwhy "no section recorded"
+[ "$3" -le "$cap" ] || addwhy "a section read $3 bucket heads, more than $cap"
+[ "$2" -le "$BUDGET" ] || addwhy "a section examined $2 nodes, more than $BUDGET"
+[ "$4" -le 16 ] || addwhy "a section evicted $4 entries, more than a chunk"
+verdict "reach: at most $cap buckets, $BUDGET nodes and a chunk a section at $SLOTS slots"
 
 if ! "$TOOL" quiesce 5000 2>"$TMP/err"; then
 	why="$(cat "$TMP/err")"
@@ -71,5 +103,62 @@ elif [ "$st_entries" -gt "$THR" ]; then
 	why="$st_entries entries at threshold $THR"
 fi
 verdict "reach: at most $THR entries at $SLOTS slots"
+
+# 2. Hot, chains of 16 on average.
+tst_module_unload || { echo "Bail out! cannot unload to reload with slots=512"; exit 1; }
+tst_module_load slots=512
+echo 8192 >"$MNT/avc/cache_threshold"
+"$TOOL" fill 8192 11 2>"$TMP/err" || why="fill: $(cat "$TMP/err")"
+trace_on
+for r in 1 2 3; do
+	"$TOOL" fill 8192 11 2>>"$TMP/err" || why="fill: $(cat "$TMP/err")"
+	"$TOOL" fill 64 $((20 + r)) 2>>"$TMP/err" || why="fill: $(cat "$TMP/err")"
+done
+echo 8192 >"$MNT/avc/cache_threshold"
+trace_off
+set -- $(summary)
+diag "hot, 512 slots, threshold 8192: $1 sections, at most $2 nodes," \
+	"$5 evicted something, at most $4; $6 of $8 inserts not cached"
+[ "$1" -gt 0 ] || addwhy "no section recorded"
+[ "$5" -gt 0 ] || addwhy "no section evicted anything on a hot table"
+[ "$2" -le "$BUDGET" ] || addwhy "a section examined $2 nodes, more than $BUDGET"
+verdict "budget: at most $BUDGET nodes a section, every entry referenced, 8192 entries in 512 buckets"
+
+# 3. Full buckets: 65536 asked of 512 buckets.
+echo 65536 >"$MNT/avc/cache_threshold"
+trace_on
+"$TOOL" fill 20000 31 2>"$TMP/err" || why="fill: $(cat "$TMP/err")"
+trace_off
+set -- $(summary)
+tst_state || why="avc_tool state: $(cat "$TMP/state")"
+diag "512 slots, threshold 65536, 20000 keys: $st_entries entries," \
+	"longest chain $st_longest; $7 inserts into a full bucket"
+[ "${st_longest:-99}" -le "$CHAIN" ] ||
+	addwhy "a bucket of $st_longest entries, more than $CHAIN"
+[ "$7" -gt 0 ] || addwhy "no insert met a full bucket"
+verdict "chains: at most $CHAIN entries a bucket, an insert into a full one evicts"
+
+"$TOOL" fill 20000 31 2>"$TMP/err" || why="fill: $(cat "$TMP/err")"
+trace_on
+echo 8192 >"$MNT/avc/cache_threshold"
+"$TOOL" fill 64 41 2>>"$TMP/err" || why="fill: $(cat "$TMP/err")"
+echo 8192 >"$MNT/avc/cache_threshold"
+trace_off
+set -- $(summary)
+diag "lowered to 8192 over chains of $CHAIN: $1 sections, at most $2 nodes," \
+	"$5 evicted something"
+[ "$1" -gt 0 ] || addwhy "no section recorded"
+[ "$2" -le "$BUDGET" ] || addwhy "a section examined $2 nodes, more than $BUDGET"
+verdict "budget: at most $BUDGET nodes a section over full buckets"
+
+tst_state || why="avc_tool state: $(cat "$TMP/state")"
+if [ "$reclaimer" = background ]; then
+	[ "${st_entries:-0}" -le 8192 ] ||
+		addwhy "$st_entries entries after the write of 8192 returned"
+else
+	[ "$1" -ge 64 ] ||
+		addwhy "64 inserts past the threshold, $1 sections"
+fi
+verdict "threshold lowered: the cache within it when the write returns (background), a section a miss past it (inline)"
 
 [ "$failed" -eq 0 ]

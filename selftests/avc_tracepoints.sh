@@ -6,14 +6,17 @@
 # event provoked through the module's files, its fields checked against
 # the request and what the files say:
 #
-#   1. tracefs has the seven avc_rcu events;  2. each enable file takes 1
+#   1. tracefs has the eight avc_rcu events;  2. each enable file takes 1
 #   3. policy_load: err, seqno, rules, permissive;  4. reset: its seqnos
 #      and entries;  5. policy_load of a load failing at its last close
 #   6. miss: key, requested, allowed, seqno, flags;  7. insert: key,
 #      bucket;  8. a hit is not traced;  9. threshold: old and new
-#  10. reclaim at threshold 16: each at most a chunk, adding up to
-#      cache_stats;  11. a hist trigger keyed by tclass counts the misses
+#  10. reclaim at threshold 16: each section at most a chunk and the node
+#      budget, adding up to cache_stats;  11. a hist trigger keyed by
+#      tclass counts the misses
 #  12. flush, by the torture module (AVC_RCU_TORTURE_KO): seqno, entries
+#  13. resize: a table that follows cache_threshold (slots=0) resized by
+#      a write, its entries moved; a table of fixed size never resized
 #
 # No tracefs: a skip; tracefs without the avc_rcu events: a failure.
 
@@ -27,7 +30,7 @@ EV=$T/events/avc_rcu
 THR=$MNT/avc/cache_threshold
 PARAMS=/sys/module/avc_rcu/parameters
 EVENTS="avc_rcu_miss avc_rcu_insert avc_rcu_reclaim avc_rcu_flush \
-avc_rcu_reset avc_rcu_policy_load avc_rcu_threshold"
+avc_rcu_reset avc_rcu_policy_load avc_rcu_threshold avc_rcu_resize"
 
 [ -f "$T/trace" ] || grep -qw tracefs /proc/filesystems ||
 	tst_skip_all "no tracefs in this kernel"
@@ -46,7 +49,7 @@ cleanup() {
 	[ -z "$mounted" ] || umount "$T" || true
 }
 
-echo "1..12"
+echo "1..13"
 
 # events NAME...: the fields of every NAME event in the trace, one line
 # each, oldest first, into $TMP/NAME; shown NAME...: the same, shown.
@@ -87,7 +90,7 @@ verdict "tracefs at $T with the avc_rcu events"
 if [ "$failed" -gt 0 ]; then
 	for c in "enable" "policy_load" "reset" "failed policy_load" "miss" \
 		 "insert" "hit untraced" "threshold" "reclaim" "hist trigger" \
-		 "flush"; do
+		 "flush" "resize"; do
 		not_ok "$c # no tracefs or no events"
 	done
 	exit 1
@@ -104,9 +107,10 @@ done
 verdict "each event enables"
 
 thr0=$(cat "$THR")
-slots=$(cat "$PARAMS/slots")
+slots_param=$(cat "$PARAMS/slots")
+slots=$(sed -n 's|^buckets used: [0-9]*/\([0-9]*\)$|\1|p' "$MNT/avc/hash_stats")
 policy=$(cat "$PARAMS/reclaim")
-diag "slots $slots, reclaim $policy, threshold $thr0"
+diag "slots $slots (parameter $slots_param), reclaim $policy, threshold $thr0"
 
 # 3. and 4. a load through the load file, after a few lookups
 "$TOOL" fill 5 7100
@@ -201,6 +205,8 @@ echo "$hist" >"$EV/avc_rcu_miss/trigger" 2>"$TMP/err" ||
 	hist_err="cannot set $hist: $(cat "$TMP/err")"
 r0=$(st reclaims)
 "$TOOL" fill 64 7200
+# The write returns once the background reclaimer, if any, is done.
+echo 16 >"$THR"
 r1=$(st reclaims)
 cat "$EV/avc_rcu_miss/hist" >"$TMP/hist" 2>&1 || true
 echo "!$hist" >"$EV/avc_rcu_miss/trigger" && hist=
@@ -215,7 +221,9 @@ bad=$(awk -v p="$policy" -v slots="$slots" '{
 		v[a[1]] = a[2]
 	}
 	if (v["evicted"] !~ /^[0-9]+$/ || v["evicted"] + 0 > 16 ||
-	    v["visited"] + 0 < 1 || v["visited"] + 0 > 2 * slots ||
+	    v["buckets"] + 0 > 2 * slots || v["nodes"] + 0 > 64 ||
+	    v["nodes"] + 0 < v["evicted"] + 0 ||
+	    (v["nodes"] + 0 > 0 && v["buckets"] + 0 < 1) ||
 	    v["policy"] != p || v["threshold"] + 0 != 16)
 		print "line " NR ": " $0
 	sum += v["evicted"]
@@ -230,7 +238,7 @@ echo "$bad" | grep -v '^evicted ' | sed 's/^/# /' || true
 echo "$bad" | grep -q -v '^evicted ' && addwhy "bad fields"
 want "evicted in all" "$(echo "$bad" | sed -n 's/^evicted //p')" \
 	"$(((r1 - r0 + 4294967296) % 4294967296))"
-verdict "reclaim: evicted, visited, policy, threshold; adds up to cache_stats"
+verdict "reclaim: evicted, nodes, buckets, policy, threshold; adds up to cache_stats"
 
 # Hist triggers are a kernel option (CONFIG_HIST_TRIGGERS), which the
 # debug kernel's config may not have: without the hist file, a skip.
@@ -278,6 +286,26 @@ else
 		addwhy "later flushes not of an empty cache: $other"
 	verdict "flush: seqno, entries"
 fi
+
+# 13. resize
+: >"$T/trace"
+entries=$(st entries)
+echo 4096 >"$THR"
+echo "$thr0" >"$THR"
+shown avc_rcu_resize
+if [ "$slots_param" = 0 ]; then
+	want "resize events" "$(wc -l <"$TMP/avc_rcu_resize")" 2
+	line=$(sed -n 1p "$TMP/avc_rcu_resize")
+	want "resize" "$line" \
+		"old_slots=$slots slots=4096 moved=$entries dropped=0 duration_ns=$(field duration_ns "$line")"
+	line=$(sed -n 2p "$TMP/avc_rcu_resize")
+	want "resize back" "$line" \
+		"old_slots=4096 slots=$slots moved=$entries dropped=0 duration_ns=$(field duration_ns "$line")"
+else
+	want "resize events with slots=$slots_param" \
+		"$(wc -l <"$TMP/avc_rcu_resize")" 0
+fi
+verdict "resize: old and new slots, entries moved"
 
 diag "$(tst_since "$t0") s"
 [ "$failed" -eq 0 ]
