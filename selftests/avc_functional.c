@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -680,6 +681,106 @@ TEST_F_TIMEOUT(avc, access_unprivileged, 120)
 	TST_QUERY(11, 12, 13, 0, &r);
 	EXPECT_EQ(seq, r.seqno);
 	EXPECT_EQ(0x3, r.allowed);
+}
+
+/*
+ * In a user namespace of its own a process holds every capability, but
+ * only there: CAP_MAC_ADMIN in the namespace's root is not CAP_MAC_ADMIN
+ * over the cache.  Root and nobody alike, unshared, are refused.
+ */
+static void userns_child(int as_nobody)
+{
+	int fd;
+
+	if (as_nobody && (setgid(65534) || setuid(65534)))
+		_exit(10);
+	if (unshare(CLONE_NEWUSER))
+		_exit(errno == EPERM || errno == EINVAL || errno == ENOSPC ?
+		      4 : 11);
+	fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+	if (fd >= 0 || errno != EACCES)
+		_exit(12);
+	if (tst_write_threshold(77) == 0)
+		_exit(13);
+	_exit(0);
+}
+
+TEST_F_TIMEOUT(avc, access_user_namespace, 120)
+{
+	struct tst_cache_stats_sum before, after;
+	int as_nobody, status;
+	char *old = NULL;
+	pid_t pid;
+
+	ASSERT_LT(0, tst_read_all(ACCESS_UNPRIVILEGED, &old));
+	TST_OK(set_access_unprivileged("0"));
+	for (as_nobody = 1; as_nobody >= 0; as_nobody--) {
+		TST_OK(tst_read_cache_stats(&before));
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (pid == 0)
+			userns_child(as_nobody);
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		if (WEXITSTATUS(status) == 4) {
+			tst_diag("no user namespace for %s: not tried",
+				 as_nobody ? "uid 65534" : "root");
+			continue;
+		}
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("%s in a user namespace of its own: step %d",
+			       as_nobody ? "uid 65534" : "root",
+			       WEXITSTATUS(status));
+		TST_OK(tst_read_cache_stats(&after));
+		EXPECT_EQ(before.sum[TST_LOOKUPS], after.sum[TST_LOOKUPS]);
+	}
+	TST_OK(set_access_unprivileged(old[0] == 'Y' ? "1" : "0"));
+	free(old);
+}
+
+/*
+ * A refused open is logged, rate-limited: a user who opens in a loop
+ * cannot flood the kernel log.  The kernel's default limit is 10 lines
+ * in 5 s; 60 refusals in a row must give at least one line and at most
+ * a few more than that.
+ */
+static void refuse_child(int times)
+{
+	int i, fd;
+
+	if (setgid(65534) || setuid(65534))
+		_exit(10);
+	for (i = 0; i < times; i++) {
+		fd = open(tst_path(AVC_RCU_FILE_ACCESS), O_RDWR);
+		if (fd >= 0 || errno != EACCES)
+			_exit(11);
+	}
+	_exit(0);
+}
+
+TEST_F_TIMEOUT(avc, access_refusal_ratelimited, 120)
+{
+	const char *needle = "access: open by uid 65534 refused";
+	char *old = NULL;
+	int kfd, lines;
+	pid_t pid;
+
+	ASSERT_LT(0, tst_read_all(ACCESS_UNPRIVILEGED, &old));
+	TST_OK(set_access_unprivileged("0"));
+	kfd = tst_kmsg_open();
+	ASSERT_LE(0, kfd) TH_LOG("/dev/kmsg: %s", strerror(-kfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		refuse_child(60);
+	TST_EXPECT_CHILD_OK(pid, "uid 65534: 60 refused opens");
+	lines = tst_kmsg_count(kfd, needle);
+	close(kfd);
+	TST_OK(set_access_unprivileged(old[0] == 'Y' ? "1" : "0"));
+	free(old);
+	tst_diag("60 refused opens, %d lines '%s'", lines, needle);
+	EXPECT_LE(1, lines);
+	EXPECT_GE(15, lines) TH_LOG("the refusal is not rate-limited");
 }
 
 TEST_F_TIMEOUT(avc, seqno_file, 120)

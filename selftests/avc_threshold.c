@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * avc_rcu avc/cache_threshold: read, write, every bad input, every size
- * limit at limit - 1, limit and limit + 1, EPERM without CAP_MAC_ADMIN.
- * The value in force before the test is restored.
+ * limit at limit - 1, limit and limit + 1, EPERM without CAP_MAC_ADMIN;
+ * the table's buckets after each write (following the threshold, or
+ * pinned by slots=), and the kernel log's notice when a threshold does
+ * not fit a pinned table, and only then.  The value in force before the
+ * test is restored.
  *
  * A module the program loaded itself must read the default.
  */
@@ -48,6 +51,58 @@ static int write_thr(const char *buf, size_t len, off_t off)
 	EXPECT_STREQ((want), __t);					\
 	free(__t);							\
 } while (0)
+
+/* Notices of the two misfits, as selinuxfs/avc_files.c words them. */
+#define SPARSE_NOTICE	"a reclaim reaches 512 buckets"
+#define CHAINS_NOTICE	"chains of"
+
+/* Write @val, and count the kernel log's notices it caused. */
+static int notices(__u32 val, const char *needle)
+{
+	int fd = tst_kmsg_open(), n, err;
+
+	if (fd < 0)
+		return fd;
+	err = tst_write_threshold(val);
+	n = err ? err : tst_kmsg_count(fd, needle);
+	close(fd);
+	return n;
+}
+
+/*
+ * First of the cases: each test program loads the module afresh, and the
+ * notices are rate-limited (10 in 5 s), which later writes of misfits
+ * would spend.
+ */
+TEST_F(thr, sizing_notice)
+{
+	char v[32];
+	long slots;
+
+	ASSERT_EQ(0, tst_module_param("slots", v, sizeof(v)));
+	slots = strtol(v, NULL, 10);
+	/* A fit, whatever the table: no notice. */
+	EXPECT_EQ(0, notices(slots ? (__u32)slots : 512, CHAINS_NOTICE));
+	EXPECT_EQ(0, notices(slots ? (__u32)slots : 600, SPARSE_NOTICE));
+	if (!slots) {
+		/* Following the threshold, the table always fits. */
+		EXPECT_EQ(0, notices(1, SPARSE_NOTICE));
+		EXPECT_EQ(0, notices(1048576, CHAINS_NOTICE));
+		return;
+	}
+	/* Chains of 16 on average: a notice; chains of 8: none. */
+	EXPECT_EQ(1, notices((__u32)slots * 16, CHAINS_NOTICE))
+		TH_LOG("threshold %ld over %ld slots", slots * 16, slots);
+	EXPECT_EQ(0, notices((__u32)slots * 8, CHAINS_NOTICE));
+	/* Less than one entry in a section's reach: a notice if it can be. */
+	if (slots > 512) {
+		EXPECT_EQ(1, notices((__u32)slots / 1024, SPARSE_NOTICE))
+			TH_LOG("threshold %ld over %ld slots", slots / 1024,
+			       slots);
+	}
+	if (slots >= 512)
+		EXPECT_EQ(0, notices((__u32)slots / 512, SPARSE_NOTICE));
+}
 
 TEST_F(thr, read_format)
 {
@@ -263,6 +318,25 @@ TEST_F(thr, eperm_without_cap_mac_admin)
 	}
 	TST_EXPECT_CHILD_OK(pid, "11: no EPERM without CAP_MAC_ADMIN");
 	EXPECT_THRESHOLD_TEXT("101\n");
+}
+
+/*
+ * With slots=0 the table follows: after each write (which returns once
+ * the resize is done) hash_stats shows the threshold's power of two, at
+ * least 512; with slots pinned, always the same.
+ */
+TEST_F(thr, buckets_follow)
+{
+	static const __u32 thr[] = { 1, 512, 513, 4096, 100000, 1048576, 600 };
+	struct tst_hash_stats_file hs;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(thr); i++) {
+		TST_OK(tst_write_threshold(thr[i]));
+		TST_OK(tst_read_hash_stats(&hs));
+		EXPECT_EQ(tst_expected_slots(thr[i]), hs.slots)
+			TH_LOG("threshold %u", thr[i]);
+	}
 }
 
 TEST_HARNESS_MAIN

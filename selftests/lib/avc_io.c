@@ -538,6 +538,30 @@ int tst_kmsg_grep(int fd, const char *needle, char *found, size_t size)
 	}
 }
 
+int tst_kmsg_count(int fd, const char *needle)
+{
+	char rec[8192];
+	int count = 0;
+	ssize_t n;
+
+	for (;;) {
+		const char *msg;
+
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n < 0)
+			return errno == EAGAIN ? count : -errno;
+		if (n == 0)
+			return count;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		if (strstr(msg, needle))
+			count++;
+	}
+}
+
 #define TST_CGROUP_ROOT	"/sys/fs/cgroup"
 
 int tst_read_line(const char *path, char *buf, size_t size)

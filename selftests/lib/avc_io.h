@@ -141,6 +141,8 @@ int tst_raise_effective_cap(unsigned int cap);
  */
 int tst_kmsg_open(void);
 int tst_kmsg_grep(int fd, const char *needle, char *found, size_t size);
+/* The records read from fd on, until none is left, that hold needle. */
+int tst_kmsg_count(int fd, const char *needle);
 
 /*
  * Memory cgroups (v2), for the tests of memory limits.  tst_memcg_create()
