@@ -109,7 +109,7 @@ void avc_node_unlink(struct avc_cache *c, struct avc_table *t,
 		     unsigned int idx, struct avc_node *node)
 {
 	avc_bucket_assert_held(&c->locks, t->locks, idx);
-	hlist_del_rcu(&node->list);
+	avc_hlist_del_rcu(&node->list);
 	atomic_dec(&c->active);
 	avc_node_free(c, node, true);
 }
@@ -175,7 +175,7 @@ void avc_node_evict(struct avc_cache *c, struct avc_table *t,
 		    unsigned int idx, struct avc_node *node)
 {
 	avc_bucket_assert_held(&c->locks, t->locks, idx);
-	hlist_del_rcu(&node->list);
+	avc_hlist_del_rcu(&node->list);
 	atomic_dec(&c->active);
 	this_cpu_inc(c->stats->frees);
 	if (avc_sync_locked()) {
@@ -419,7 +419,7 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 		       const struct avc_rcu_decision *avd)
 {
 	struct avc_node *node, *pos, *old = NULL, *tail = NULL, *head = NULL;
-	struct avc_node *cold = NULL, *victim = NULL;
+	struct avc_node *cold = NULL, *victim = NULL, *before_tail = NULL;
 	enum avc_insert_result res;
 	struct avc_table *t, *f;
 	unsigned int idx, len = 0;
@@ -449,8 +449,14 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 	for (;;) {
 		idx = avc_hash(t, k);
 		flags = avc_bucket_lock(&c->locks, t->locks, idx);
-		f = rcu_dereference_protected(t->future,
-					      avc_table_lockdep_held(c, t, idx));
+		/*
+		 * Under the bucket's lock, so that a resize either sees this
+		 * insert's node when it empties the bucket or is seen here
+		 * (resize.c); with rcu_dereference(), not _protected(): the
+		 * new table was published before the resize took any lock
+		 * this insert could have synchronised with.
+		 */
+		f = rcu_dereference(t->future);
 		if (!f)
 			break;
 		avc_bucket_unlock(&c->locks, t->locks, idx, flags);
@@ -471,6 +477,7 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 			head = pos;
 		if (!cold && !READ_ONCE(pos->referenced))
 			cold = pos;
+		before_tail = tail;
 		tail = pos;
 		len++;
 	}
@@ -491,15 +498,22 @@ static void avc_insert(struct avc_cache *c, const struct avc_key *k,
 		}
 		goto unlock;
 	}
-	if (len >= AVC_CHAIN_MAX)
-		victim = avc_chain_victim(cold, head, tail);
-	avc_node_link(c, t, idx, node, tail);
 	res = AVC_INSERT_LINKED;
-	if (victim) {
+	if (len >= AVC_CHAIN_MAX) {
+		/*
+		 * Evict first, then link: unlinking a node behind the new one
+		 * would make its predecessor point to the new node with a
+		 * plain store, publishing it without the release that orders
+		 * its initialisation before it.
+		 */
+		victim = avc_chain_victim(cold, head, tail);
+		if (victim == tail)
+			tail = before_tail;
 		avc_node_unlink(c, t, idx, victim);
 		this_cpu_inc(c->stats->reclaims);
 		res = AVC_INSERT_CHAIN;
 	}
+	avc_node_link(c, t, idx, node, tail);
 unlock:
 	avc_bucket_unlock(&c->locks, t->locks, idx, flags);
 	rcu_read_unlock();

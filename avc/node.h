@@ -175,6 +175,33 @@ static inline struct avc_table *avc_table_newest(struct avc_cache *c)
 	return t;
 }
 
+/**
+ * avc_hlist_del_rcu() - hlist_del_rcu(), the successor republished with a
+ *	release
+ * @n: the node to unlink; the caller holds its bucket's update lock
+ *
+ * Unlinking a node makes its predecessor point to its successor.  The
+ * kernel's hlist_del_rcu() stores that pointer with WRITE_ONCE(), which is
+ * enough where the successor was published long before; here buckets grow
+ * at the tail, so the successor of an evicted node is often one linked a
+ * moment ago, and a reader who reaches it through the new pointer must
+ * see it initialised: rcu_assign_pointer() orders the store after every
+ * write the unlinker has seen (its bucket lock was released by the
+ * successor's inserter), as the C11 model, which ThreadSanitizer checks,
+ * requires.  On x86 a release store is a plain store.  @n->next is left
+ * for the readers still on @n.
+ */
+static inline void avc_hlist_del_rcu(struct hlist_node *n)
+{
+	struct hlist_node *next = n->next;
+	struct hlist_node **pprev = n->pprev;
+
+	rcu_assign_pointer(*(struct hlist_node __rcu **)pprev, next);
+	if (next)
+		WRITE_ONCE(next->pprev, pprev);
+	WRITE_ONCE(n->pprev, LIST_POISON2);
+}
+
 /* cache.c: unlink under the bucket lock, free when no reader can hold it */
 void avc_node_unlink(struct avc_cache *c, struct avc_table *t,
 		     unsigned int idx, struct avc_node *node);

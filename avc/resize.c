@@ -61,6 +61,24 @@ unsigned int avc_slots_for(const struct avc_cache *c, unsigned int threshold)
 }
 
 /*
+ * Link @n, just unlinked from its old bucket, at the head of @h.  Unlike
+ * hlist_add_head_rcu(), whose node no reader has seen, a lockless reader
+ * may still be on @n: its next pointer is published with a release, so
+ * that the reader who follows it from @n into the new bucket sees that
+ * bucket's nodes whole, as one who came through the head does.
+ */
+static void avc_node_relink(struct hlist_node *n, struct hlist_head *h)
+{
+	struct hlist_node *first = h->first;
+
+	rcu_assign_pointer(hlist_next_rcu(n), first);
+	WRITE_ONCE(n->pprev, &h->first);
+	rcu_assign_pointer(hlist_first_rcu(h), n);
+	if (first)
+		WRITE_ONCE(first->pprev, &n->next);
+}
+
+/*
  * Move the newest entry of bucket @i of @old into @new, in one section
  * under the two buckets' locks (the old one's first).  Returns false once
  * the bucket is empty; counts the entries moved and dropped.
@@ -88,7 +106,7 @@ static bool avc_move_one(struct avc_cache *c, struct avc_table *old,
 	k.tclass = node->tclass;
 	j = avc_hash(new, &k);
 	avc_bucket_lock_nested(new->locks, j);
-	hlist_del_rcu(&node->list);
+	avc_hlist_del_rcu(&node->list);
 	hlist_for_each_entry_rcu(pos, &new->slots[j], list,
 				 avc_table_lockdep_held(c, new, j)) {
 		if (avc_node_is(pos, &k))
@@ -108,7 +126,7 @@ static bool avc_move_one(struct avc_cache *c, struct avc_table *old,
 	} else if (len >= AVC_CHAIN_MAX) {
 		victim = node;
 	} else {
-		hlist_add_head_rcu(&node->list, &new->slots[j]);
+		avc_node_relink(&node->list, &new->slots[j]);
 	}
 	if (victim) {
 		/* Unlinked: freed once no reader can hold it. */

@@ -24,12 +24,29 @@
  *            64), the key is linked once and the three raced inserts give
  *            their places back; some herds must have had two reclaims
  *            waiting on each other;
+ *            (inline); and four distinct fresh keys missed at once at the
+ *            threshold are all cached: the first's section makes room for
+ *            the others, whose verdict is the cache's count, not their
+ *            own evictions;
  *  scan      65536 slots, threshold 16, 3000 fresh keys one by one: every
- *            reclaim, seen by the avc_rcu_reclaim event's probe, visits at
- *            most AVC_RCU_RECLAIM_SCAN buckets (twice that with lru) and
- *            evicts at most a chunk;
+ *            section, seen by the avc_rcu_reclaim event's probe, reads at
+ *            most AVC_RECLAIM_BUCKETS bucket heads a pass (two with lru),
+ *            examines at most AVC_NODE_BUDGET nodes and evicts at most a
+ *            chunk;
  *  allhot    every entry referenced and nothing else running: an insert at
- *            the threshold still evicts and links.
+ *            the threshold still evicts and links (inline), the reclaimer
+ *            still evicts (background);
+ *  hot       512 slots at thresholds 8192 and 65536 (where a bucket's cap
+ *            of AVC_CHAIN_MAX binds): every entry hit between rounds of
+ *            fresh keys; every section examines at most AVC_NODE_BUDGET
+ *            nodes, and with lru one over a hot table reports exactly the
+ *            budget (its CLOCK pass and its by-age pass, both counted) and
+ *            a chunk evicted; no chain past the cap.
+ *
+ * Each runs with --reclaimer inline and background (all, by default); in
+ * the background the reclaimer's work item runs on a thread of its own
+ * (the workqueue shim), and herd's reclaim counts are not its to check:
+ * there the herd is skipped.
  *
  * dense and inflight stop every thread at a barrier every millisecond and
  * walk the table there, where nothing is in flight: the entries must be
@@ -50,6 +67,7 @@
  *
  *   avc_native_bound [--seconds S] [--sync MODE|all] [--reclaim POLICY|all]
  *		      [--test NAME|all] [--seed N] [--preempt N]
+ *		      [--reclaimer background|inline|all]
  *
  * S, the time dense and inflight run for each mode and policy, may be a
  * fraction (0.2): tools/testing/mutate runs every mutant of avc/ through
@@ -67,6 +85,7 @@
 
 #include <linux/kernel.h>
 #include "api.h"
+#include "node.h"
 #include <avc_native/setup.h>
 #include "avc_oracle.h"
 #include "avc_rcu_events.h"
@@ -100,7 +119,9 @@ static u64 now_ns(void)
 }
 
 /* What the avc_rcu_reclaim and avc_rcu_insert probes saw. */
-static unsigned int max_visited, max_evicted, reclaims_seen;
+static unsigned int max_visited, max_evicted, max_nodes, reclaims_seen;
+/* hot: sections whose every examined node was referenced, and their work. */
+static unsigned int full_budget, full_chunk, full_sections;
 static unsigned long full_inserts, linked_inserts;
 
 static void atomic_max(unsigned int *p, unsigned int v)
@@ -119,6 +140,13 @@ static void probe_reclaim(unsigned int evicted, unsigned int nodes,
 {
 	atomic_max(&max_visited, visited);
 	atomic_max(&max_evicted, evicted);
+	atomic_max(&max_nodes, nodes);
+	if (nodes == AVC_NODE_BUDGET)
+		__atomic_fetch_add(&full_budget, 1, __ATOMIC_RELAXED);
+	if (evicted == AVC_RECLAIM_CHUNK)
+		__atomic_fetch_add(&full_chunk, 1, __ATOMIC_RELAXED);
+	if (nodes)
+		__atomic_fetch_add(&full_sections, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&reclaims_seen, 1, __ATOMIC_RELAXED);
 }
 
@@ -135,6 +163,8 @@ static void probes_reset(void)
 {
 	max_visited = 0;
 	max_evicted = 0;
+	max_nodes = 0;
+	full_budget = full_chunk = full_sections = 0;
 	reclaims_seen = 0;
 	full_inserts = 0;
 	linked_inserts = 0;
@@ -152,10 +182,17 @@ static int check_quiet(const char *when)
 	struct avc_cache_stats st;
 	struct avc_hash_stats hs;
 
+	/*
+	 * The bound first, while the background reclaimer may still run:
+	 * it only evicts, so a walk meanwhile can only count fewer.  Then
+	 * the reclaimer's work done, the exact accounts.
+	 */
 	avc_cache_hash_stats(c, &hs);
-	avc_cache_stats_sum(c, &st);
 	if ((unsigned int)hs.entries > thr)
 		fail("%s: %d entries, threshold %u\n", when, hs.entries, thr);
+	avc_cache_settle(c);
+	avc_cache_hash_stats(c, &hs);
+	avc_cache_stats_sum(c, &st);
 	if (hs.entries != atomic_read(&c->active))
 		fail("%s: %d entries, %d places taken\n", when, hs.entries,
 		     atomic_read(&c->active));
@@ -379,6 +416,9 @@ static void pin_to_nth_cpu(unsigned int i)
 	}
 }
 
+/* Each member misses a key of its own: herd_key + its id (distinct). */
+static bool herd_distinct;
+
 static void *herd_main(void *arg)
 {
 	struct worker *w = arg;
@@ -395,7 +435,7 @@ static void *herd_main(void *arg)
 		k = __atomic_load_n(&herd_key, __ATOMIC_ACQUIRE);
 		if (!k)
 			break;
-		lookup(k, 11, 13);
+		lookup(herd_distinct ? k + 0x1000000 * (w->id + 1) : k, 11, 13);
 		avc_native_quiescent_state();
 		pthread_barrier_wait(&herd_done);
 	}
@@ -440,6 +480,14 @@ static void test_herd(unsigned int rounds)
 		if (b.misses - a.misses != HERD)
 			fail("round %u: %u misses of one key, not %d\n", r,
 			     b.misses - a.misses, HERD);
+		/*
+		 * Distinct keys: a chunk makes room for all four, so none may
+		 * be refused, whatever order their sections ran in.
+		 */
+		if (herd_distinct &&
+		    __atomic_load_n(&full_inserts, __ATOMIC_RELAXED))
+			fail("round %u: %lu of %d misses at once not cached, the cache within its threshold\n",
+			     r, full_inserts, HERD);
 		if (__atomic_load_n(&reclaims_seen, __ATOMIC_RELAXED) - seen > 1)
 			contended++;
 		if (b.reclaims - a.reclaims > worst)
@@ -461,8 +509,9 @@ static void test_herd(unsigned int rounds)
 		pthread_join(w[i].tid, NULL);
 	pthread_barrier_destroy(&herd_go);
 	pthread_barrier_destroy(&herd_done);
-	printf("  %u herds of %d, %u with two reclaims at once, at most %u evicted by one\n",
-	       r, HERD, contended, worst);
+	printf("  %u herds of %d%s, %u with two reclaims at once, at most %u evicted by one\n",
+	       r, HERD, herd_distinct ? " distinct keys" : "", contended,
+	       worst);
 	/* A herd whose reclaims never met did not test the re-check. */
 	if (!contended)
 		fail("no herd had two reclaims at once\n");
@@ -480,25 +529,51 @@ static void test_scan(enum avc_reclaim_policy reclaim)
 		if (i % 100 == 99)
 			check_quiet("after an insert");
 	}
-	printf("  %u reclaims, at most %u buckets visited (cap %u), at most %u evicted,\n"
+	avc_cache_settle(avc_rcu_cache());
+	printf("  %u sections, at most %u buckets read (cap %u), %u nodes, %u evicted,\n"
 	       "  %lu of 3000 not cached (full)\n", reclaims_seen, max_visited,
-	       cap, max_evicted, full_inserts);
+	       cap, max_nodes, max_evicted, full_inserts);
 	if (max_visited > cap)
-		fail("a reclaim visited %u buckets, cap %u\n", max_visited,
+		fail("a section read %u bucket heads, cap %u\n", max_visited,
 		     cap);
+	if (max_nodes > AVC_NODE_BUDGET)
+		fail("a section examined %u nodes\n", max_nodes);
 	if (max_evicted > AVC_RECLAIM_CHUNK)
 		fail("a reclaim evicted %u\n", max_evicted);
 	if (!reclaims_seen)
 		fail("no reclaim\n");
 }
 
-static void test_allhot(void)
+static void test_allhot(bool background)
 {
 	enum { THR = 32 };
 	struct avc_cache_stats a, b;
 	unsigned int i;
 
 	avc_cache_set_threshold(avc_rcu_cache(), THR);
+	avc_cache_settle(avc_rcu_cache());
+	if (background) {
+		/* Up to the high watermark, all referenced, then one more. */
+		for (i = 0; i < avc_watermark_high(THR); i++)
+			lookup(0x50000000 + i, 23, 29);
+		for (i = 0; i < avc_watermark_high(THR); i++)
+			lookup(0x50000000 + i, 23, 29);
+		stats(&a);
+		lookup(0x60000000, 23, 29);
+		avc_cache_settle(avc_rcu_cache());
+		stats(&b);
+		check_quiet("after the reclaimer");
+		printf("  every entry referenced: the reclaimer evicted %u\n",
+		       b.reclaims - a.reclaims);
+		if (b.reclaims == a.reclaims)
+			fail("a table of referenced entries: nothing evicted\n");
+		if (atomic_read(&avc_rcu_cache()->active) >
+		    (int)avc_watermark_low(THR))
+			fail("%d entries, low watermark %u\n",
+			     atomic_read(&avc_rcu_cache()->active),
+			     avc_watermark_low(THR));
+		return;
+	}
 	for (i = 0; i < THR; i++)
 		lookup(0x50000000 + i, 23, 29);
 	for (i = 0; i < THR; i++)
@@ -517,24 +592,108 @@ static void test_allhot(void)
 		fail("the new key was not linked\n");
 }
 
+/*
+ * Every entry of the table referenced, as hits on all of them since the
+ * hand last passed would leave it; nothing else runs.
+ */
+static void hit_all(struct avc_cache *c)
+{
+	struct avc_table *t;
+	struct avc_node *node;
+	unsigned int i;
+
+	rcu_read_lock();
+	t = avc_table_newest(c);
+	for (i = 0; i <= t->mask; i++)
+		hlist_for_each_entry_rcu(node, &t->slots[i], list)
+			WRITE_ONCE(node->referenced, 1);
+	rcu_read_unlock();
+}
+
+/*
+ * The node budget on hot tables of 512 buckets: every entry referenced
+ * before each round of fresh keys, every section's work seen by the
+ * probe.
+ */
+static void test_hot(enum avc_reclaim_policy reclaim)
+{
+	static const unsigned int thr[] = { 8192, 65536 };
+	struct avc_cache *c = avc_rcu_cache();
+	unsigned int i, k, r, n, fresh = 0;
+	struct avc_hash_stats hs;
+
+	for (i = 0; i < ARRAY_SIZE(thr); i++) {
+		probes_reset();
+		n = thr[i] < 20000 ? thr[i] : 20000;
+		avc_cache_set_threshold(c, thr[i]);
+		avc_cache_settle(c);
+		for (k = 0; k < n; k++)
+			lookup(0x70000000 + k, 31, 37);
+		for (r = 0; r < 8; r++) {
+			avc_cache_settle(c);
+			hit_all(c);
+			for (k = 0; k < 64; k++)
+				lookup(0x7f000000 + fresh++, 31, 37);
+		}
+		/* Lowered: sections over whatever is left, every entry hot. */
+		avc_cache_settle(c);
+		hit_all(c);
+		avc_cache_set_threshold(c, 2048);
+		for (k = 0; k < 64; k++)
+			lookup(0x7f000000 + fresh++, 31, 37);
+		avc_cache_settle(c);
+		/*
+		 * Inline, a lowered threshold takes effect a section per
+		 * insert: the bound is the one before it.
+		 */
+		if (c->reclaimer == AVC_RECLAIMER_INLINE)
+			avc_cache_set_threshold(c, thr[i]);
+		avc_cache_hash_stats(c, &hs);
+		check_quiet("after the hot rounds");
+		printf("  threshold %u: %u sections, at most %u nodes, %u at the budget, %u evicting a chunk; longest chain %d\n",
+		       thr[i], full_sections, max_nodes, full_budget,
+		       full_chunk, hs.longest_chain);
+		if (!full_sections)
+			fail("threshold %u: no section\n", thr[i]);
+		if (max_nodes > AVC_NODE_BUDGET)
+			fail("threshold %u: a section examined %u nodes, budget %d\n",
+			     thr[i], max_nodes, AVC_NODE_BUDGET);
+		if (hs.longest_chain > AVC_CHAIN_MAX)
+			fail("threshold %u: a chain of %d\n", thr[i],
+			     hs.longest_chain);
+		/*
+		 * A hot table: lru's sections spend the budget, both passes
+		 * counted, and evict their chunk.
+		 */
+		if (reclaim == AVC_RECLAIM_LRU &&
+		    (!full_budget || !full_chunk))
+			fail("threshold %u: no lru section over a hot table reported the budget (%u) and a chunk (%u)\n",
+			     thr[i], full_budget, full_chunk);
+		avc_cache_flush(c);
+	}
+}
+
 static const char *const tests[] = {
-	"dense", "inflight", "herd", "scan", "allhot",
+	"dense", "inflight", "herd", "scan", "allhot", "hot",
 };
 
 static int run_one(const char *test, enum avc_sync sync,
-		   enum avc_reclaim_policy reclaim, u64 ns, u64 seed)
+		   enum avc_reclaim_policy reclaim, enum avc_reclaimer where,
+		   u64 ns, u64 seed)
 {
 	struct avc_rcu_config cfg = {
 		.slots = strcmp(test, "scan") ? 512 : 65536,
 		.sync = sync, .reclaim = reclaim, .hash_seed = (u32)seed | 1,
-		.reclaimer = AVC_RECLAIMER_INLINE,
+		.reclaimer = where,
 	};
 	static char name[64];
 	unsigned long before = failures;
 	int err;
 
-	snprintf(name, sizeof(name), "%s %s/%s", test, avc_sync_name(sync),
-		 avc_reclaim_name(reclaim));
+	if (!strcmp(test, "herd") && where == AVC_RECLAIMER_BACKGROUND)
+		return 0;
+	snprintf(name, sizeof(name), "%s %s/%s/%s", test, avc_sync_name(sync),
+		 avc_reclaim_name(reclaim), avc_reclaimer_name(where));
 	current_run = name;
 	printf("%s:\n", name);
 	err = avc_rcu_setup(&cfg);
@@ -547,12 +706,19 @@ static int run_one(const char *test, enum avc_sync sync,
 		test_dense(ns, seed);
 	else if (!strcmp(test, "inflight"))
 		test_inflight(ns, seed);
-	else if (!strcmp(test, "herd"))
+	else if (!strcmp(test, "herd")) {
+		herd_distinct = false;
 		test_herd(2000);
-	else if (!strcmp(test, "scan"))
+		probes_reset();
+		herd_distinct = true;
+		test_herd(500);
+	} else if (!strcmp(test, "scan")) {
 		test_scan(reclaim);
-	else
-		test_allhot();
+	} else if (!strcmp(test, "hot")) {
+		test_hot(reclaim);
+	} else {
+		test_allhot(where == AVC_RECLAIMER_BACKGROUND);
+	}
 	avc_rcu_teardown();
 	if (avc_native_slab_objects())
 		fail("%ld nodes outlived the cache\n",
@@ -570,9 +736,12 @@ int main(int argc, char **argv)
 		{ "test", required_argument, NULL, 'T' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "preempt", required_argument, NULL, 'p' },
+		{ "reclaimer", required_argument, NULL, 'R' },
 		{ }
 	};
 	const char *sync_arg = "all", *reclaim_arg = "all", *test_arg = "all";
+	const char *where_arg = "all";
+	enum avc_reclaimer where;
 	enum avc_reclaim_policy reclaim;
 	double seconds = 1;
 	unsigned int i;
@@ -600,10 +769,13 @@ int main(int argc, char **argv)
 		case 'p':
 			preempt_one_in = strtoul(optarg, NULL, 0);
 			break;
+		case 'R':
+			where_arg = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [--seconds S] [--sync MODE|all]\n"
 				"\t[--reclaim POLICY|all] [--test NAME|all] [--seed N]\n"
-				"\t[--preempt N]\n",
+				"\t[--preempt N] [--reclaimer background|inline|all]\n",
 				argv[0]);
 			return 2;
 		}
@@ -632,8 +804,17 @@ int main(int argc, char **argv)
 				    strcmp(reclaim_arg,
 					   avc_reclaim_name(reclaim)))
 					continue;
-				bad |= run_one(tests[i], sync, reclaim,
-					       (u64)(seconds * 1e9), seed);
+				for (where = AVC_RECLAIMER_BACKGROUND;
+				     where <= AVC_RECLAIMER_INLINE; where++) {
+					if (strcmp(where_arg, "all") &&
+					    strcmp(where_arg,
+						   avc_reclaimer_name(where)))
+						continue;
+					bad |= run_one(tests[i], sync, reclaim,
+						       where,
+						       (u64)(seconds * 1e9),
+						       seed);
+				}
 			}
 		}
 	}

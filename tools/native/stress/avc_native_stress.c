@@ -14,8 +14,15 @@
  *    the torture module use; the text comes from the test suite's own
  *    writer of it, selftests/lib/avc_model.c);
  *  - a flusher flushes, a tuner moves cache_threshold between 1 and 300
- *    and reclaims on its own, and a reader of statistics sums the per-CPU
- *    counters and walks the table (hash_stats).
+ *    (and, where the table follows the threshold, now and then to 2000 to
+ *    9000, which resizes it) and reclaims on its own, and a reader of
+ *    statistics sums the per-CPU counters and walks the table
+ *    (hash_stats).
+ *
+ * The reclaim policies run each with another reclaimer and table: lru
+ * with the background reclaimer and a table that follows the threshold,
+ * fifo inline with 64 buckets, newest with the background reclaimer and
+ * 64 buckets; --reclaimer and --slots choose one for all.
  *
  * Every decision must be what the policy of its seqno says, and its seqno
  * must be no older than the last load that had returned before the lookup
@@ -29,7 +36,8 @@
  * a single report (TSAN_OPTIONS=halt_on_error=1 makes one fatal).
  *
  *   avc_native_stress [--seconds S] [--sync MODE|all] [--reclaim POLICY|all]
- *		       [--readers N] [--seed N]
+ *		       [--readers N] [--seed N] [--reclaimer background|inline]
+ *		       [--slots 64|follow]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -49,6 +57,12 @@
 #define SLOTS		64
 #define MAX_READERS	8
 #define MAX_THRESHOLD	300
+/* Thresholds a table that follows may be resized for, now and then. */
+#define RESIZE_MIN	2000
+#define RESIZE_MAX	9000
+
+/* The run's table: SLOTS buckets, or 0 (following the threshold). */
+static unsigned int run_slots;
 #define REPORT_MAX	10
 
 static const struct tst_oracle oracle = TST_ORACLE_TORTURE;
@@ -190,9 +204,11 @@ static void *tuner_fn(void *arg)
 
 	while (!stopping()) {
 		v = tst_rand_range(&w->seed, 1, MAX_THRESHOLD);
+		if (!run_slots && w->ops % 16 == 15)
+			v = tst_rand_range(&w->seed, RESIZE_MIN, RESIZE_MAX);
 		avc_cache_set_threshold(c, v);
 		if (avc_cache_threshold(c) < 1 ||
-		    avc_cache_threshold(c) > MAX_THRESHOLD)
+		    avc_cache_threshold(c) > RESIZE_MAX)
 			fail("threshold %u\n", avc_cache_threshold(c));
 		if (w->ops % 4 == 0)
 			w->extra += avc_reclaim(c);
@@ -216,7 +232,9 @@ static void *stats_fn(void *arg)
 		for_each_possible_cpu(cpu)
 			avc_cache_stats_read(c, cpu, &one);
 		avc_cache_hash_stats(c, &hs);
-		if (hs.buckets != SLOTS || hs.entries < 0 ||
+		if ((run_slots ? hs.buckets != SLOTS :
+		     hs.buckets < 512 || hs.buckets > 16384 ||
+		     (hs.buckets & (hs.buckets - 1))) || hs.entries < 0 ||
 		    hs.buckets_used > hs.buckets ||
 		    hs.buckets_used > hs.entries ||
 		    hs.longest_chain > hs.entries ||
@@ -272,11 +290,12 @@ static void check_quiescent(u32 q)
 }
 
 static int run_one(enum avc_sync sync, enum avc_reclaim_policy reclaim,
+		   enum avc_reclaimer where, unsigned int slots,
 		   unsigned int seconds, unsigned int nreaders, u64 seed)
 {
 	struct avc_rcu_config cfg = {
-		.slots = SLOTS, .sync = sync, .reclaim = reclaim,
-		.reclaimer = AVC_RECLAIMER_INLINE,
+		.slots = slots, .sync = sync, .reclaim = reclaim,
+		.reclaimer = where,
 		.hash_seed = (u32)seed | 1,
 	};
 	struct worker w[MAX_READERS + 4] = { 0 };
@@ -285,6 +304,7 @@ static int run_one(enum avc_sync sync, enum avc_reclaim_policy reclaim,
 	unsigned int i, n = 0;
 	int err;
 
+	run_slots = slots;
 	err = avc_rcu_setup(&cfg);
 	if (err) {
 		fail("setup: %d\n", err);
@@ -314,6 +334,7 @@ static int run_one(enum avc_sync sync, enum avc_reclaim_policy reclaim,
 	for (i = 0; i < n; i++)
 		pthread_join(w[i].tid, NULL);
 
+	avc_cache_settle(avc_rcu_cache());
 	check_quiescent(__atomic_load_n(&loads_done, __ATOMIC_RELAXED));
 	avc_cache_stats_sum(avc_rcu_cache(), &st);
 	for (i = 0; i < nreaders; i++) {
@@ -324,8 +345,10 @@ static int run_one(enum avc_sync sync, enum avc_reclaim_policy reclaim,
 	if (avc_native_slab_objects())
 		fail("%ld nodes outlived the cache\n", avc_native_slab_objects());
 
-	printf("%s/%s: %u s, %lu lookups (%u%% hits), %lu computes, ",
-	       avc_sync_name(sync), avc_reclaim_name(reclaim), seconds,
+	printf("%s/%s/%s/%s: %u s, %lu lookups (%u%% hits), %lu computes, ",
+	       avc_sync_name(sync), avc_reclaim_name(reclaim),
+	       avc_reclaimer_name(where), slots ? "64 slots" : "following",
+	       seconds,
 	       lookups - computes,
 	       st.lookups ? (unsigned int)((u64)st.hits * 100 / st.lookups) : 0,
 	       computes);
@@ -345,9 +368,14 @@ int main(int argc, char **argv)
 		{ "reclaim", required_argument, NULL, 'r' },
 		{ "readers", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "reclaimer", required_argument, NULL, 'R' },
+		{ "slots", required_argument, NULL, 'N' },
 		{ }
 	};
-	const char *sync_arg = "all", *reclaim_arg = "all";
+	const char *sync_arg = "all", *reclaim_arg = "all", *where_arg = NULL;
+	const char *slots_arg = NULL;
+	enum avc_reclaimer where;
+	unsigned int slots;
 	unsigned int seconds = 2, nreaders = 3;
 	enum avc_reclaim_policy reclaim;
 	enum avc_sync sync;
@@ -371,9 +399,16 @@ int main(int argc, char **argv)
 		case 'S':
 			seed = strtoull(optarg, NULL, 0);
 			break;
+		case 'R':
+			where_arg = optarg;
+			break;
+		case 'N':
+			slots_arg = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: %s [--seconds S] [--sync MODE|all]\n"
-				"\t[--reclaim POLICY|all] [--readers N] [--seed N]\n",
+				"\t[--reclaim POLICY|all] [--readers N] [--seed N]\n"
+				"\t[--reclaimer background|inline] [--slots 64|follow]\n",
 				argv[0]);
 			return 2;
 		}
@@ -399,7 +434,18 @@ int main(int argc, char **argv)
 			if (strcmp(reclaim_arg, "all") &&
 			    strcmp(reclaim_arg, avc_reclaim_name(reclaim)))
 				continue;
-			bad |= run_one(sync, reclaim, seconds, nreaders, seed);
+			where = reclaim == AVC_RECLAIM_FIFO ?
+				AVC_RECLAIMER_INLINE : AVC_RECLAIMER_BACKGROUND;
+			if (where_arg && avc_reclaimer_parse(where_arg, &where)) {
+				fprintf(stderr, "avc_native_stress: --reclaimer %s\n",
+					where_arg);
+				return 2;
+			}
+			slots = reclaim == AVC_RECLAIM_LRU ? 0 : SLOTS;
+			if (slots_arg)
+				slots = strcmp(slots_arg, "follow") ? SLOTS : 0;
+			bad |= run_one(sync, reclaim, where, slots, seconds,
+				       nreaders, seed);
 		}
 	}
 	printf("avc_native_stress: %s\n", bad ? "FAILED" : "all runs ok");
