@@ -197,7 +197,7 @@ struct avc_cache {
 	unsigned int pinned_slots;
 	u32 seed;
 	struct work_struct work;
-	struct mutex resize_lock;
+	struct mutex resize_lock;	/* one resize; see above */
 };
 
 /* cache.c */

@@ -759,8 +759,12 @@ static void reclaim_fallback_start(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.nodes, (u32)AVC_NODE_BUDGET);
 	t = table(x->c);
 	for (i = 1; i < 200; i++)
-		hlist_for_each_entry(node, &t->slots[i], list)
-			*(i < 100 ? &first : &later) += 1;
+		hlist_for_each_entry(node, &t->slots[i], list) {
+			if (i < 100)
+				first++;
+			else
+				later++;
+		}
 	KUNIT_EXPECT_EQ(test, first, 40U - AVC_RECLAIM_CHUNK);
 	KUNIT_EXPECT_EQ(test, later, 40U);
 }
@@ -1348,7 +1352,8 @@ static void resize_moves(struct kunit *test)
 	new = avc_table_alloc(x->c, 512, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, new);
 	rcu_assign_pointer(old->future, new);
-	moved = dropped = 0;
+	moved = 0;
+	dropped = 0;
 	for (i = 0; i <= old->mask; i++)
 		while (avc_move_one(x->c, old, new, i, &moved, &dropped))
 			;

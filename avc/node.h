@@ -67,7 +67,7 @@ struct avc_node {
 struct avc_table {
 	unsigned int mask;
 	u32 seed;
-	spinlock_t *locks;
+	spinlock_t *locks;		/* rcu mode: bucket i's updates */
 	struct avc_table __rcu *future;
 	struct rcu_head rcu;
 	struct hlist_head slots[] ____cacheline_aligned_in_smp;

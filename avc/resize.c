@@ -56,8 +56,9 @@ unsigned int avc_slots_for(const struct avc_cache *c, unsigned int threshold)
 		return c->pinned_slots;
 	if (threshold >= AVC_RCU_SLOTS_MAX)
 		return AVC_RCU_SLOTS_MAX;
-	return max_t(unsigned int, roundup_pow_of_two(threshold),
-		     AVC_SLOTS_FOLLOW_MIN);
+	if (threshold <= AVC_SLOTS_FOLLOW_MIN)
+		return AVC_SLOTS_FOLLOW_MIN;
+	return roundup_pow_of_two(threshold);
 }
 
 /*

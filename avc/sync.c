@@ -104,7 +104,7 @@ void avc_locks_init(struct avc_locks *l)
 int avc_bucket_locks_alloc(spinlock_t **locks, unsigned int nbuckets,
 			   gfp_t gfp)
 {
-	spinlock_t *bl;
+	spinlock_t *bl;		/* the new array */
 	unsigned int i;
 
 	*locks = NULL;

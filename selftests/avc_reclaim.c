@@ -160,11 +160,10 @@ TEST_F_TIMEOUT(rec, working_set_above_threshold, 600)
 	 * Every miss inserts (one thread, one policy), but in the background
 	 * those that find the cache full, which allocate nothing.
 	 */
-	if (self->bg) {
-		EXPECT_GE(tst_stat_delta(&cs0, &cs1, TST_MISSES), alloc_d);
-	} else {
-		EXPECT_EQ(tst_stat_delta(&cs0, &cs1, TST_MISSES), alloc_d);
-	}
+	EXPECT_TRUE(self->bg ? tst_stat_delta(&cs0, &cs1, TST_MISSES) >= alloc_d :
+		    tst_stat_delta(&cs0, &cs1, TST_MISSES) == alloc_d)
+		TH_LOG("%u misses, %u allocations",
+		       tst_stat_delta(&cs0, &cs1, TST_MISSES), alloc_d);
 	/* Far more misses than the cache holds. */
 	EXPECT_LT(WS, alloc_d);
 	/* Only reclaim freed entries, and it kept the cache small. */

@@ -61,6 +61,7 @@ static const struct kernel_param_ops avc_rcu_threshold_param_ops = {
 };
 module_param_cb(cache_threshold, &avc_rcu_threshold_param_ops,
 		&cache_threshold, 0444);
+__MODULE_PARM_TYPE(cache_threshold, "uint");
 MODULE_PARM_DESC(cache_threshold,
 		 "the most entries the cache holds, from 1 to 1048576 (default 512), as avc/cache_threshold takes it; reads as the threshold in force");
 
@@ -98,6 +99,7 @@ static const struct kernel_param_ops avc_rcu_seed_param_ops = {
 	.get = avc_rcu_seed_param_get,
 };
 module_param_cb(hash_seed, &avc_rcu_seed_param_ops, &hash_seed, 0400);
+__MODULE_PARM_TYPE(hash_seed, "uint");
 MODULE_PARM_DESC(hash_seed,
 		 "hash seed; 0 (default): each bucket table draws its own at random, never 0; fixed, the buckets of keys and so reclaim are reproducible (tests, replays); reads, as root only, as the seed of the table in use");
 

@@ -164,7 +164,9 @@ static void probes_reset(void)
 	max_visited = 0;
 	max_evicted = 0;
 	max_nodes = 0;
-	full_budget = full_chunk = full_sections = 0;
+	full_budget = 0;
+	full_chunk = 0;
+	full_sections = 0;
 	reclaims_seen = 0;
 	full_inserts = 0;
 	linked_inserts = 0;
@@ -486,7 +488,7 @@ static void test_herd(unsigned int rounds)
 		 */
 		if (herd_distinct &&
 		    __atomic_load_n(&full_inserts, __ATOMIC_RELAXED))
-			fail("round %u: %lu of %d misses at once not cached, the cache within its threshold\n",
+			fail("round %u: %lu of %d misses at once not cached\n",
 			     r, full_inserts, HERD);
 		if (__atomic_load_n(&reclaims_seen, __ATOMIC_RELAXED) - seen > 1)
 			contended++;
@@ -650,9 +652,10 @@ static void test_hot(enum avc_reclaim_policy reclaim)
 			avc_cache_set_threshold(c, thr[i]);
 		avc_cache_hash_stats(c, &hs);
 		check_quiet("after the hot rounds");
-		printf("  threshold %u: %u sections, at most %u nodes, %u at the budget, %u evicting a chunk; longest chain %d\n",
-		       thr[i], full_sections, max_nodes, full_budget,
-		       full_chunk, hs.longest_chain);
+		printf("  threshold %u: %u sections, at most %u nodes,",
+		       thr[i], full_sections, max_nodes);
+		printf(" %u at the budget, %u evicting a chunk; longest chain %d\n",
+		       full_budget, full_chunk, hs.longest_chain);
 		if (!full_sections)
 			fail("threshold %u: no section\n", thr[i]);
 		if (max_nodes > AVC_NODE_BUDGET)
@@ -667,7 +670,7 @@ static void test_hot(enum avc_reclaim_policy reclaim)
 		 */
 		if (reclaim == AVC_RECLAIM_LRU &&
 		    (!full_budget || !full_chunk))
-			fail("threshold %u: no lru section over a hot table reported the budget (%u) and a chunk (%u)\n",
+			fail("threshold %u: no lru section at the budget (%u), a chunk (%u)\n",
 			     thr[i], full_budget, full_chunk);
 		avc_cache_flush(c);
 	}
@@ -702,11 +705,11 @@ static int run_one(const char *test, enum avc_sync sync,
 		return 1;
 	}
 	probes_reset();
-	if (!strcmp(test, "dense"))
+	if (!strcmp(test, "dense")) {
 		test_dense(ns, seed);
-	else if (!strcmp(test, "inflight"))
+	} else if (!strcmp(test, "inflight")) {
 		test_inflight(ns, seed);
-	else if (!strcmp(test, "herd")) {
+	} else if (!strcmp(test, "herd")) {
 		herd_distinct = false;
 		test_herd(2000);
 		probes_reset();

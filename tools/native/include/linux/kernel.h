@@ -34,9 +34,6 @@
 #define max(a, b) ({ __typeof__(a) __a = (a); __typeof__(b) __b = (b); \
 		     __a > __b ? __a : __b; })
 
-#define min_t(t, a, b)		min((t)(a), (t)(b))
-#define max_t(t, a, b)		max((t)(a), (t)(b))
-
 #define BUILD_BUG_ON(cond)	static_assert(!(cond), "BUILD_BUG_ON(" #cond ")")
 
 /* The kernel's WARN() logs and returns the condition; this one aborts. */

@@ -8,7 +8,17 @@
 
 #include <stddef.h>
 
-#define struct_size(p, member, count)					\
-	(sizeof(*(p)) + sizeof(*(p)->member) * (size_t)(count))
+static inline size_t avc_native_struct_size(size_t head, size_t elem,
+					    size_t count)
+{
+	return head + elem * count;
+}
+
+#define struct_size(p, member, count) ({				\
+	__typeof__(p) __p = NULL;					\
+									\
+	avc_native_struct_size(sizeof(*__p), sizeof(__p->member[0]),	\
+			       (count));				\
+})
 
 #endif /* _AVC_NATIVE_LINUX_OVERFLOW_H */

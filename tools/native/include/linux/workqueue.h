@@ -27,13 +27,16 @@ struct workqueue_struct;
 extern struct workqueue_struct *system_unbound_wq;
 extern struct workqueue_struct *system_wq;
 
-#define INIT_WORK(w, f)							\
-	do {								\
-		(w)->func = (f);					\
-		(w)->pending = false;					\
-		(w)->running = false;					\
-		(w)->next = NULL;					\
-	} while (0)
+static inline void avc_native_init_work(struct work_struct *w,
+					work_func_t f)
+{
+	w->func = f;
+	w->pending = false;
+	w->running = false;
+	w->next = NULL;
+}
+
+#define INIT_WORK(w, f)		avc_native_init_work((w), (f))
 
 bool queue_work(struct workqueue_struct *wq, struct work_struct *work);
 bool work_pending(struct work_struct *work);
