@@ -17,7 +17,6 @@
 
 #include <linux/gfp.h>
 #include <linux/mm.h>
-#include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include "node.h"
@@ -224,7 +223,8 @@ struct avc_table *avc_table_alloc(struct avc_cache *c, unsigned int nslots,
 	struct avc_table *t;
 	unsigned int i;
 
-	t = kvzalloc(struct_size(t, slots, nslots), gfp);
+	/* nslots <= AVC_RCU_SLOTS_MAX: the product cannot overflow. */
+	t = kvzalloc(sizeof(*t) + (size_t)nslots * sizeof(t->slots[0]), gfp);
 	if (!t)
 		return NULL;
 	if (avc_bucket_locks_alloc(&t->locks, nslots, gfp)) {
