@@ -176,8 +176,8 @@ static int readers_moved_on(struct shared *sh, const unsigned long *seen)
 /*
  * Move cache_threshold through tiny and huge values.  After each move to a
  * value the key space can exceed, wait (up to a second) until the cache has
- * drained to within the bound, then hold the value for 20 ms with the
- * bound published, for the statistics reader to check.
+ * drained to within the bound, then hold the value with the bound
+ * published, 20 ms and until the statistics reader has checked it.
  */
 static void *threshold_mover(void *arg)
 {
@@ -188,6 +188,7 @@ static void *threshold_mover(void *arg)
 	struct timespec pause = { 0, 500000 }, hold = { 0, 20000000 };
 	struct tst_hash_stats_file hs;
 	unsigned long *seen;
+	unsigned long checks;
 	unsigned int i = 0;
 	__u32 v;
 	__u64 until;
@@ -233,7 +234,17 @@ static void *threshold_mover(void *arg)
 			continue;	/* not settled yet: no check this time */
 		atomic_store(&sh->bound, v);
 		atomic_fetch_add(&sh->bound_gen, 1);
+		/*
+		 * Hold it until the statistics reader has checked it once (a
+		 * walk of a table of 65536 buckets, on a debug kernel, takes
+		 * longer than the 20 ms hold), or for a second.
+		 */
+		checks = atomic_load(&sh->bound_checks);
 		nanosleep(&hold, NULL);
+		until = tst_now_ms() + 1000;
+		while (atomic_load(&sh->bound_checks) == checks &&
+		       !atomic_load(&sh->stop) && tst_now_ms() < until)
+			nanosleep(&pause, NULL);
 	}
 	free(seen);
 	return NULL;

@@ -26,7 +26,10 @@
  *   avc_tool herds R THR        R herds of avc_rcu_torture.ko (burst_herd):
  *                               before each, fill the cache to THR entries;
  *                               fail if a herd of M misses evicted M +
- *                               AVC_RECLAIM_CHUNK entries or more; print
+ *                               AVC_RECLAIM_CHUNK entries or more (with
+ *                               reclaimer=background, more than the
+ *                               entries above the low watermark plus a
+ *                               chunk less one); print
  *                               herds=R overlapped=O worst=W (O: herds with
  *                               two misses or more, W: most evicted)
  *
@@ -307,10 +310,12 @@ static int cmd_herds(char **argv)
 	struct tst_cache_stats_sum cs0, cs1;
 	struct tst_hash_stats_file hs;
 	__u32 rounds, thr, r, tsid = 70000, overlapped = 0, worst = 0, ev, miss;
-	int ret;
+	int ret, bg = tst_reclaimer_background();
 
 	if (parse_u32(argv[0], &rounds) || parse_u32(argv[1], &thr) || !thr)
 		return die("herds", EINVAL);
+	if (bg < 0)
+		return die("reclaimer", -bg);
 	for (r = 1; r <= rounds; r++) {
 		/* At the threshold: the herd's first miss reclaims. */
 		ret = fill_to(thr, &tsid, &hs, &cs0);
@@ -319,7 +324,10 @@ static int cmd_herds(char **argv)
 		ret = tst_write_str(TORTURE_BURST, "1");
 		if (ret)
 			return die(TORTURE_BURST, ret);
-		ret = tst_read_cache_stats(&cs1);
+		/* The write returns once the background reclaimer is done. */
+		if (bg)
+			ret = tst_write_threshold(thr);
+		ret = ret ?: tst_read_cache_stats(&cs1);
 		if (ret)
 			return die(AVC_RCU_FILE_CACHE_STATS, ret);
 		ev = tst_stat_delta(&cs0, &cs1, TST_RECLAIMS);
@@ -327,6 +335,23 @@ static int cmd_herds(char **argv)
 		overlapped += miss > 1;
 		if (ev > worst)
 			worst = ev;
+		/*
+		 * In the background the herd wakes the reclaimer, which
+		 * evicts from the count it found down to the low watermark,
+		 * a chunk at a time: at most what the herd and the fill put
+		 * above it, and less than a chunk more.
+		 */
+		if (bg) {
+			if (ev > (__u32)hs.entries + miss - avc_test_low(thr) +
+				 AVC_RECLAIM_CHUNK - 1) {
+				printf("herds=%u overlapped=%u worst=%u\n", r,
+				       overlapped, worst);
+				fprintf(stderr, "avc_tool: herd %u: %u misses, %ld in, %u out\n",
+					r, miss, hs.entries, ev);
+				return 1;
+			}
+			continue;
+		}
 		/*
 		 * A sweep starts only while the places taken exceed the
 		 * threshold, the cache having been at it: while the herd's

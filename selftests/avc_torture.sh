@@ -13,7 +13,9 @@
 #  4. CLOCK sweeps under in-kernel hits (reclaim=lru only), for KCSAN
 #  5. size bound, hot set four times the threshold (48): at most 48 entries
 #  6. size bound, inserting tasks eight per CPU, one place short
-#  7. a herd of M misses evicts fewer than M + 16 (2 CPUs or more)
+#  7. a herd of M misses evicts fewer than M + 16 (2 CPUs or more; in the
+#     background, no more than the cache holds above the low watermark
+#     plus 15)
 
 set -eu
 
@@ -245,6 +247,8 @@ if setup; then
 		while [ "$(date +%s)" -lt "$end" ] || [ $rounds -lt 3 ]; do
 			"$TOOL" fill 64 $tsid 2>"$TMP/err" ||
 				{ why="fill failed: $(cat "$TMP/err")"; break; }
+			# Returns once a background reclaimer is done.
+			echo 16 >"$THR"
 			tsid=$((tsid + 1))
 			rounds=$((rounds + 1))
 			tst_state ||

@@ -20,4 +20,32 @@
 #define AVC_CHAIN_MAX		32
 #define AVC_SLOTS_FOLLOW_MIN	512
 
+/*
+ * The background reclaimer's watermarks below threshold t, as
+ * avc/reclaim.c sets them: a gap of t / 64, at least a chunk, at most
+ * t / 4, at least 1, from t to the high one and again to the low one.
+ * (The KUnit case avc_rcu_order.watermarks holds the module to a table of
+ * values, which these must give too.)
+ */
+static inline unsigned int avc_test_gap(unsigned int t)
+{
+	unsigned int gap = t / 64 > AVC_RECLAIM_CHUNK ? t / 64 :
+			   AVC_RECLAIM_CHUNK;
+
+	gap = gap < t / 4 ? gap : t / 4;
+	return gap ? gap : 1;
+}
+
+static inline unsigned int avc_test_high(unsigned int t)
+{
+	return t > avc_test_gap(t) ? t - avc_test_gap(t) : 0;
+}
+
+static inline unsigned int avc_test_low(unsigned int t)
+{
+	unsigned int h = avc_test_high(t), g = avc_test_gap(t);
+
+	return h - (g < h ? g : h);
+}
+
 #endif /* _AVC_TEST_LIMITS_H */
