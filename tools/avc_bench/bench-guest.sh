@@ -5,7 +5,8 @@
 # bench-host's on a test machine, as BENCH, HITRATIO and RECLAIM lines for
 # report.py.  From bench or bench-host: BENCH_DIR (the modules and tools),
 # BENCH_THREADS (default 1 and every CPU), BENCH_REPS, BENCH_MS,
-# BENCH_LATENCY, BENCH_WHERE and BENCH_SWEEP_ONLY=1 (the sync modes only).
+# BENCH_LATENCY, BENCH_WHERE, BENCH_SWEEP_ONLY=1 (the sync modes only) and
+# BENCH_ONLY=latency (the reclaim sections only).
 set -eu
 
 cd "${BENCH_DIR:-/avc_rcu}"
@@ -73,68 +74,6 @@ run_variant() {	# ko variant "params" syncs...
 		rmmod avc_rcu
 	done
 }
-
-accel=tcg
-dmesg | grep -q "Hypervisor detected: KVM" && accel=kvm
-echo "BENCH cpus=$ncpu reps=$reps ms=$ms threads=$(echo $threads | tr ' ' ,)" \
-	"sweep_only=$sweep_only where=${BENCH_WHERE:-guest} accel=$accel" \
-	"latency=$latency"
-insmod avc_rcu.ko
-for t in $threads; do
-	measure std rcu null "$t"
-	measure std rcu compute "$t"
-done
-rmmod avc_rcu
-run_variant avc_rcu.ko std "" rcu spinlock rwlock
-[ "$sweep_only" != 1 ] || { echo BENCH done; exit 0; }
-run_variant avc_rcu-rcuonly.ko rcuonly "" rcu
-# The placement twins, when bench built them, with at most 3 repetitions.
-all=$reps
-reps=$((reps > 3 ? 3 : reps))
-for a in 32 64; do
-	[ -f "avc_rcu-std-a$a.ko" ] || continue
-	run_variant "avc_rcu-std-a$a.ko" "std@a$a" "" rcu
-	run_variant "avc_rcu-rcuonly-a$a.ko" "rcuonly@a$a" "" rcu
-done
-reps=$all
-run_variant avc_rcu.ko fifo reclaim=fifo rcu
-
-# Hit ratios: synthetic streams replayed through avc_rcu_replay.ko, the
-# hash seed fixed so that every run evicts exactly the same entries.
-sum_stats() {	# lookups hits misses reclaims, summed over CPUs
-	awk 'NR > 1 { l += $1; h += $2; m += $3; r += $5 }
-		END { printf "%d %d %d %d\n", l, h, m, r }' $F/avc/cache_stats
-}
-
-streams="uniform:uniform_8192 zipf0.8:zipf_0.8_16384 zipf1.0:zipf_1.0_16384
-hotscan:hotscan_200_600_100 shift:shift_128_2048_4_60"
-for s in $streams; do
-	# shellcheck disable=SC2046
-	./avc_tracegen -n $((ms < 1000 ? 20000 : 200000)) -s 1 \
-		$(echo "${s#*:}" | tr _ ' ') >"/tmp/${s%%:*}.trace"
-done
-for policy in lru fifo newest; do
-	insmod avc_rcu.ko reclaim=$policy hash_seed=2004
-	insmod avc_rcu_replay.ko
-	mount -t avcrcufs avcrcufs $F
-	for s in $streams; do
-		for threshold in 64 256 512 1024 4096; do
-			echo "$threshold" >$F/avc/cache_threshold
-			printf 'allow 1 1 1 1\n' >$F/load	# an empty cache
-			set -- $(sum_stats)
-			dd if="/tmp/${s%%:*}.trace" bs=1M \
-				of=/sys/kernel/debug/avc_rcu_replay 2>/dev/null
-			set -- "$@" $(sum_stats)
-			echo "HITRATIO policy=$policy stream=${s%%:*}" \
-				"threshold=$threshold lookups=$(($5 - $1))" \
-				"hits=$(($6 - $2)) misses=$(($7 - $3))" \
-				"reclaims=$(($8 - $4))"
-		done
-	done
-	umount $F
-	rmmod avc_rcu_replay
-	rmmod avc_rcu
-done
 
 # Reclaim sections: fresh keys looked up in the kernel, one after the
 # other, by the bench_hot parameter of the copy of the module that links
@@ -214,7 +153,8 @@ lat_measure() {	# slots reclaimer table ssid
 		"run_ms=$(($(echo "$run" | sed -n 's/.* ns=\([0-9]*\).*/\1/p') / 1000000))"
 }
 
-if [ "$latency" != off ]; then
+latency_part() {
+	[ "$latency" != off ] || return 0
 	[ -f $T/trace ] || mount -t tracefs tracefs $T
 	# Room for every event of a measurement on every CPU (KiB): the
 	# background reclaimer runs on any.
@@ -233,5 +173,71 @@ if [ "$latency" != off ]; then
 		rmmod avc_rcu
 	done
 	echo 1 >$T/options/context-info
-fi
+}
+
+accel=tcg
+dmesg | grep -q "Hypervisor detected: KVM" && accel=kvm
+echo "BENCH cpus=$ncpu reps=$reps ms=$ms threads=$(echo $threads | tr ' ' ,)" \
+	"sweep_only=$sweep_only where=${BENCH_WHERE:-guest} accel=$accel" \
+	"latency=$latency"
+# BENCH_ONLY=latency: the reclaim sections alone.
+[ "${BENCH_ONLY:-}" != latency ] || { latency_part; echo BENCH done; exit 0; }
+insmod avc_rcu.ko
+for t in $threads; do
+	measure std rcu null "$t"
+	measure std rcu compute "$t"
+done
+rmmod avc_rcu
+run_variant avc_rcu.ko std "" rcu spinlock rwlock
+[ "$sweep_only" != 1 ] || { echo BENCH done; exit 0; }
+run_variant avc_rcu-rcuonly.ko rcuonly "" rcu
+# The placement twins, when bench built them, with at most 3 repetitions.
+all=$reps
+reps=$((reps > 3 ? 3 : reps))
+for a in 32 64; do
+	[ -f "avc_rcu-std-a$a.ko" ] || continue
+	run_variant "avc_rcu-std-a$a.ko" "std@a$a" "" rcu
+	run_variant "avc_rcu-rcuonly-a$a.ko" "rcuonly@a$a" "" rcu
+done
+reps=$all
+run_variant avc_rcu.ko fifo reclaim=fifo rcu
+
+# Hit ratios: synthetic streams replayed through avc_rcu_replay.ko, the
+# hash seed fixed so that every run evicts exactly the same entries.
+sum_stats() {	# lookups hits misses reclaims, summed over CPUs
+	awk 'NR > 1 { l += $1; h += $2; m += $3; r += $5 }
+		END { printf "%d %d %d %d\n", l, h, m, r }' $F/avc/cache_stats
+}
+
+streams="uniform:uniform_8192 zipf0.8:zipf_0.8_16384 zipf1.0:zipf_1.0_16384
+hotscan:hotscan_200_600_100 shift:shift_128_2048_4_60"
+for s in $streams; do
+	# shellcheck disable=SC2046
+	./avc_tracegen -n $((ms < 1000 ? 20000 : 200000)) -s 1 \
+		$(echo "${s#*:}" | tr _ ' ') >"/tmp/${s%%:*}.trace"
+done
+for policy in lru fifo newest; do
+	insmod avc_rcu.ko reclaim=$policy hash_seed=2004
+	insmod avc_rcu_replay.ko
+	mount -t avcrcufs avcrcufs $F
+	for s in $streams; do
+		for threshold in 64 256 512 1024 4096; do
+			echo "$threshold" >$F/avc/cache_threshold
+			printf 'allow 1 1 1 1\n' >$F/load	# an empty cache
+			set -- $(sum_stats)
+			dd if="/tmp/${s%%:*}.trace" bs=1M \
+				of=/sys/kernel/debug/avc_rcu_replay 2>/dev/null
+			set -- "$@" $(sum_stats)
+			echo "HITRATIO policy=$policy stream=${s%%:*}" \
+				"threshold=$threshold lookups=$(($5 - $1))" \
+				"hits=$(($6 - $2)) misses=$(($7 - $3))" \
+				"reclaims=$(($8 - $4))"
+		done
+	done
+	umount $F
+	rmmod avc_rcu_replay
+	rmmod avc_rcu
+done
+
+latency_part
 echo BENCH done

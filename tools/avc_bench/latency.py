@@ -24,6 +24,12 @@ GOAL_HIT = 1.1
 COLOURS = {'inline': 'C0', 'background': 'C1', '6.1': 'k'}
 
 
+def rows_of(f):
+    """csv.DictReader of @f, its '#' lines (a recorded run's header) left
+    out"""
+    return csv.DictReader(line for line in f if not line.startswith('#'))
+
+
 def num(v):
     return int(v) if v not in ('', None) else None
 
@@ -34,14 +40,14 @@ def read_misses(path):
         return {(int(r['slots']), int(r['threshold']), r['reclaimer'],
                  r['table']): {k: v if k in ('reclaimer', 'table', 'policy')
                                else num(v) for k, v in r.items()}
-                for r in csv.DictReader(f)}
+                for r in rows_of(f)}
 
 
 def read_hits(path):
     with open(path) as f:
         return {(int(r['entries']), int(r['slots'])):
                 {k: float(v) for k, v in r.items()}
-                for r in csv.DictReader(f)}
+                for r in rows_of(f)}
 
 
 def ratio(r):
@@ -94,7 +100,7 @@ def miss_tables(rows):
         if xs:
             print('  %-10s %-4s met in %2d of %2d cells; ratios %.2f to %.2f'
                   % (c + (sum(met[c]), len(met[c]), min(xs), max(xs))))
-    print('\nnot cached (%% of the misses timed), by cell:')
+    print('\nnot cached (% of the misses timed), by cell:')
     print('%7s %6s' % ('slots', 'thr') +
           ''.join('%12s' % ('%s %s' % (m[:4] if m != '6.1' else m, t))
                   for m, t in cols))
@@ -268,7 +274,7 @@ def main():
     guest = None
     if args.guest:
         with open(args.guest) as f:
-            guest = {i: r for i, r in enumerate(csv.DictReader(f))}
+            guest = {i: r for i, r in enumerate(rows_of(f))}
     if not rows:
         print('latency: no rows in %s' % args.csv)
         return 1

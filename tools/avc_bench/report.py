@@ -304,9 +304,17 @@ def main():
         scale = 1000.0 if f['rate'].endswith('K') else 1.0
         key = (f['variant'], f['sync'], f['path'], f['op'], int(f['threads']))
         runs.setdefault(key, []).append(float(f['rate'].rstrip('K')) * scale)
-    if not runs:
+    reclaims = {(int(f['slots']), f['reclaimer'], f['temp']): f
+                for f in fields(args.log, 'RECLAIM')}
+    if not runs and not reclaims:
         print('report: no BENCH results in %s' % args.log)
         return 1
+    if not runs:  # BENCH_ONLY=latency
+        reclaim_table(reclaims)
+        if args.reclaim_csv:
+            reclaim_csv(reclaims, args.reclaim_csv)
+            print('\nreclaims: %s' % args.reclaim_csv)
+        return 0
     med = {k: statistics.median(v) for k, v in runs.items()}
     spread = {k: (max(v) - min(v)) / med[k] if med[k] else 0
               for k, v in runs.items()}
@@ -368,8 +376,6 @@ def main():
         if args.plot:
             hitratio_plot(pct, args.plot)
             print('\nplot: %s' % args.plot)
-    reclaims = {(int(f['slots']), f['reclaimer'], f['temp']): f
-                for f in fields(args.log, 'RECLAIM')}
     if reclaims:
         reclaim_table(reclaims)
         if args.reclaim_csv:
