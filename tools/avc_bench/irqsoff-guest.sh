@@ -18,8 +18,8 @@
 #    lines, with where it started and ended);
 #
 # and once per module, over an eighth as many, the events again with the
-# function tracer on avc_rcu's functions, and the lines of the longest
-# section (TRACE lines), to show what runs in it.
+# function tracer on avc_rcu's functions, and the lines of the section
+# that ran the most of them (TRACE lines), to show what runs in one.
 #
 # An IRQSOFF_TRACER line "idle" first: the kernel's own longest section in
 # as long a sleep, for scale.
@@ -102,9 +102,11 @@ sections() {
 	rm -f /tmp/irqsoff.sd
 }
 
-# The trace's lines from the irq_disable to the irq_enable of the longest
-# section (each paired on its CPU), as TRACE lines.
-longest() {
+# The trace's lines from the irq_disable to the irq_enable of the section
+# (each paired on its CPU) that ran the most functions of avc_rcu: the
+# most work, which a vCPU stalled by the host does not fake as it fakes
+# time.  As TRACE lines: the first 30 and the last 5.
+busiest() {
 	awk -v what="$1" '
 		function us(t) { sub(":$", "", t); return t * 1000000 }
 		{
@@ -115,24 +117,37 @@ longest() {
 			}
 			if (cpu == "") next
 		}
-		/ irq_disable: / { open[cpu] = ts; buf[cpu] = $0; next }
+		/ irq_disable: / {
+			open[cpu] = ts
+			buf[cpu] = $0
+			cnt[cpu] = 0
+			next
+		}
 		!(cpu in open) { next }
 		{ buf[cpu] = buf[cpu] "\n" $0 }
-		/ irq_enable: / {
-			d = int(ts - open[cpu] + 0.5)
-			if (d >= max) { max = d; best = buf[cpu] }
+		!/ irq_enable: / { cnt[cpu]++; next }
+		{
+			if (cnt[cpu] >= most) {
+				most = cnt[cpu]
+				best = buf[cpu]
+				d = int(ts - open[cpu] + 0.5)
+			}
 			delete open[cpu]
 		}
 		END {
-			printf "TRACE %s longest_us=%d\n", what, max
+			printf "TRACE %s functions=%d us=%d\n", what, most, d
 			n = split(best, l, "\n")
-			for (i = 1; i <= n && i <= 80; i++) print "TRACE " l[i]
+			for (i = 1; i <= n; i++)
+				if (i <= 31 || i > n - 5)
+					print "TRACE " l[i]
+				else if (i == 32)
+					print "TRACE ..."
 		}'
 }
 
 # The irqsoff tracer's longest section over one command, and where.
 tracer() {	# what command...
-	what=$1
+	tw=$1
 	shift
 	echo 0 >$T/tracing_on
 	echo nop >$T/current_tracer
@@ -149,7 +164,7 @@ tracer() {	# what command...
 		tr -d ' ')
 	echo nop >$T/current_tracer
 	echo 1 >$T/tracing_on
-	echo "IRQSOFF_TRACER $what max_us=$lat started=${start:--}" \
+	echo "IRQSOFF_TRACER $tw max_us=$lat started=${start:--}" \
 		"ended=${end:--}"
 }
 
@@ -207,7 +222,7 @@ for c in $configs; do
 
 	# Once a module: the events again with avc_rcu's functions traced
 	# (the function tracer, which slows them), and the lines of the
-	# longest section, to show what runs in it.
+	# section that ran the most of them, to show what runs in one.
 	case " $traced " in
 	*" $version "*) ;;
 	*)
@@ -226,7 +241,7 @@ for c in $configs; do
 		echo 0 >$E/irq_disable/filter
 		echo 0 >$E/irq_enable/filter
 		# Read before the tracer changes, which empties the buffer.
-		longest "$what" <$T/trace
+		busiest "$what" <$T/trace
 		echo nop >$T/current_tracer
 		echo >$T/set_ftrace_filter
 		;;

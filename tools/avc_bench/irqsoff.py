@@ -66,16 +66,29 @@ def main():
                 k[0], 'follow' if k[1] == '0' else k[1], k[2],
                 f['at'].replace('<', ' < '), f['sections'], f['p50_us'],
                 f['p99_us'], f['max_us']))
-    # Before against after, the same slots: the longest avc_rcu section.
-    print('\nlongest avc_rcu section, before / after (the same slots):')
+    # Before against after, on tables of as many buckets: the longest
+    # section, and the reclaim's (begun in avc_reclaim*()).
+    def reclaim(k):
+        fl = [f for f in fns.get(k, ()) if '<avc_reclaim' in f['at']]
+        return max(fl, key=lambda f: int(f['max_us'])) if fl else None
+
+    print('\nbefore / after, on tables of as many buckets (µs): the longest '
+          'avc_rcu section, and the reclaim\'s sections p50, p99, max:')
     for k, f in secs.items():
-        if k[0] != 'after':
+        b = [bk for bk, bf in secs.items() if bk[0] == 'before' and
+             bf.get('table') == f.get('table')]
+        if k[0] != 'after' or not b or f['max_us'] in ('-', '0'):
             continue
-        b = secs.get(('before', k[1], '-'))
-        if b and b['max_us'] != '-' and f['max_us'] not in ('-', '0'):
-            print('  slots %-6s %-10s %6s / %6s = %.1fx' % (
-                'follow' if k[1] == '0' else k[1], k[2], b['max_us'],
-                f['max_us'], int(b['max_us']) / int(f['max_us'])))
+        b = b[0]
+        line = '  %-6s %-10s longest %5s / %5s = %5.1fx' % (
+            'follow' if k[1] == '0' else k[1], k[2], secs[b]['max_us'],
+            f['max_us'], int(secs[b]['max_us']) / int(f['max_us']))
+        rb, ra = reclaim(b), reclaim(k)
+        if rb and ra:
+            line += ';  reclaim %s %s %s / %s %s %s' % (
+                rb['p50_us'], rb['p99_us'], rb['max_us'], ra['p50_us'],
+                ra['p99_us'], ra['max_us'])
+        print(line)
     if not args.check:
         return 0
     problems = []
