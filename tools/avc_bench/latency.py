@@ -88,7 +88,7 @@ def miss_tables(rows):
                     met[c].append(x <= GOAL_MISS)
                 line += '%12s' % ('-' if x is None else '%.2f%s' % (
                     x, '*' if x <= GOAL_MISS else ' '))
-            print(line)
+            print(line.rstrip())
     allmet = sum(sum(v) for v in met.values())
     alln = sum(len(v) for v in met.values())
     print('\ngoal, a crossing miss at most %gx a plain one at p99 in every '
@@ -111,7 +111,7 @@ def miss_tables(rows):
                 r = rows.get((s, th) + c)
                 line += '%12s' % ('-' if not r or not r['misses'] else
                                   '%.1f' % (100.0 * r['full'] / r['misses']))
-            print(line)
+            print(line.rstrip())
 
 
 def section_tables(rows, guest):
