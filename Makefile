@@ -20,7 +20,9 @@
 #   make bench           the 2004 comparison, measured in a QEMU guest,
 #                        then the miss latency (each reclaim traced in the
 #                        guest, misses timed natively), build/bench/latency.*
-#                        (BENCH_LATENCY=full|quick|off)
+#                        (BENCH_LATENCY=full|quick|off); BENCH_IRQSOFF=1:
+#                        then avc_rcu's longest interrupts-off section, on
+#                        a kernel of its own, build/bench/irqsoff/
 #   make bench CPUS="1 2 4 8 16 32"
 #                        the same, sweeping the thread count in one guest
 #                        with the largest count of vCPUs; the table beside

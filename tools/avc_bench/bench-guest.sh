@@ -5,7 +5,8 @@
 # bench-host's on a test machine, as BENCH, HITRATIO and RECLAIM lines for
 # report.py.  From bench or bench-host: BENCH_DIR (the modules and tools),
 # BENCH_THREADS (default 1 and every CPU), BENCH_REPS, BENCH_MS,
-# BENCH_LATENCY, BENCH_WHERE and BENCH_SWEEP_ONLY=1 (the sync modes only).
+# BENCH_LATENCY, BENCH_WHERE, BENCH_SWEEP_ONLY=1 (the sync modes only) and
+# BENCH_ONLY=latency (the reclaim sections only).
 set -eu
 
 cd "${BENCH_DIR:-/avc_rcu}"
@@ -25,10 +26,13 @@ done
 sweep_only=${BENCH_SWEEP_ONLY:-0}
 latency=${BENCH_LATENCY:-off}
 [ "$sweep_only" != 1 ] || latency=off
+# The reclaim sections' configurations: slots:reclaimer:table, at one
+# threshold, and the misses timed in each (tools/avc_bench/avc_rcu_hot.c).
 case $latency in
-full) lat_slots="512 4096 65536" lat_policies="lru fifo newest"
-	lat_thresholds="16 512 8192" lat_keys=8192 ;;
-quick) lat_slots=4096 lat_policies=lru lat_thresholds=512 lat_keys=1024 ;;
+full) lat_configs="512:inline:hot 512:inline:cold 512:background:hot
+	512:background:cold 0:inline:hot 0:inline:cold 0:background:hot
+	0:background:cold" lat_threshold=8192 lat_misses=4096 ;;
+quick) lat_configs=0:inline:hot lat_threshold=512 lat_misses=256 ;;
 *) latency=off ;;
 esac
 
@@ -71,11 +75,113 @@ run_variant() {	# ko variant "params" syncs...
 	done
 }
 
+# Reclaim sections: fresh keys looked up in the kernel, one after the
+# other, by the bench_hot parameter of the copy of the module that links
+# tools/avc_bench/avc_rcu_hot.c (avc_rcu-hot.ko), into a cache filled to
+# twice its threshold; hot: every entry referenced before each miss.
+# Every avc_rcu_reclaim is traced, and every avc_rcu_insert that could
+# not cache (result "full").
+T=/sys/kernel/tracing
+E=$T/events/avc_rcu
+P=/sys/module/avc_rcu/parameters/bench_hot
+
+# A RECLAIM line's fields from a trace without context (each line the
+# event's name, then its fields as name=value).
+lat_summary() {
+	awk '
+		function sorted(a, file,  x, k) {
+			close("sort -n >" file)
+			while ((getline x <file) > 0)
+				a[++k] = x
+		}
+		function q(a, x,  i) {	# nearest rank, as avc_native_latency
+			i = int(x * n) + 1
+			return n ? a[(i > n ? n : i)] : "-"
+		}
+		$1 == "avc_rcu_reclaim:" {
+			for (i = 2; i <= NF; i++) {
+				split($i, kv, "=")
+				f[kv[1]] = kv[2]
+			}
+			n++
+			evicted[f["evicted"]]++
+			if (f["buckets"] > bmax)
+				bmax = f["buckets"]
+			print f["nodes"] | "sort -n >/tmp/lat.nodes"
+			print f["duration_ns"] | "sort -n >/tmp/lat.duration"
+		}
+		$1 == "avc_rcu_insert:" { full++ }
+		END {
+			sorted(v, "/tmp/lat.nodes")
+			sorted(d, "/tmp/lat.duration")
+			printf "sections=%d nodes_p50=%s nodes_max=%s buckets_max=%d evicted=",
+				n, q(v, 0.5), q(v, 1), bmax
+			for (e = 0; e <= 64; e++)
+				if (evicted[e])
+					printf "%s%d:%d", sep++ ? "," : "", e, evicted[e]
+			printf "%s full=%d duration_p50=%s duration_p99=%s " \
+				"duration_max=%s\n", n ? "" : "-", full + 0,
+				q(d, 0.5), q(d, 0.99), q(d, 1)
+		}'
+}
+
+lat_measure() {	# slots reclaimer table ssid
+	full=$(sed -n 's/.*{ *\([0-9]*\), "full" }.*/\1/p' \
+		$E/avc_rcu_insert/format)
+	[ -n "$full" ] ||
+		{ echo "bench: no result \"full\" in $E/avc_rcu_insert" >&2; exit 1; }
+	hot=0
+	[ "$3" != hot ] || hot=1
+	echo "$((2 * lat_threshold)) $4 2 0" >$P	# the fill
+	table=$(sed -n 's|^buckets used: [0-9]*/||p' $F/avc/hash_stats)
+	echo >$T/trace
+	echo "result == $full" >$E/avc_rcu_insert/filter
+	echo 1 >$E/avc_rcu_insert/enable
+	echo 1 >$E/avc_rcu_reclaim/enable
+	echo "$lat_misses $(($4 + 2 * lat_threshold)) 2 $hot" >$P
+	echo 0 >$E/avc_rcu_reclaim/enable
+	echo 0 >$E/avc_rcu_insert/enable
+	echo 0 >$E/avc_rcu_insert/filter
+	summary=$(lat_summary <$T/trace)
+	run=$(cat $P)
+	# Events lost: those the ring buffer overwrote.
+	lost=$(cat $T/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }')
+	echo "RECLAIM slots=$1 table=$table reclaimer=$2 temp=$3" \
+		"threshold=$lat_threshold misses=$lat_misses $summary" \
+		"lost=$lost unreferenced=$(echo "$run" |
+		sed -n 's/.*unreferenced=\([0-9]*\).*/\1/p')" \
+		"run_ms=$(($(echo "$run" | sed -n 's/.* ns=\([0-9]*\).*/\1/p') / 1000000))"
+}
+
+latency_part() {
+	[ "$latency" != off ] || return 0
+	[ -f $T/trace ] || mount -t tracefs tracefs $T
+	# Room for every event of a measurement on every CPU (KiB): the
+	# background reclaimer runs on any.
+	echo 4096 >$T/buffer_size_kb
+	echo 0 >$T/options/context-info
+	ssid=1
+	for c in $lat_configs; do
+		slots=${c%%:*} reclaimer=${c#*:}
+		table=${reclaimer#*:} reclaimer=${reclaimer%%:*}
+		insmod avc_rcu-hot.ko slots="$slots" reclaimer="$reclaimer" \
+			cache_threshold="$lat_threshold"
+		mount -t avcrcufs avcrcufs $F
+		lat_measure "$slots" "$reclaimer" "$table" $ssid
+		ssid=$((ssid + 2 * lat_threshold + lat_misses))
+		umount $F
+		rmmod avc_rcu
+	done
+	echo 1 >$T/options/context-info
+}
+
 accel=tcg
 dmesg | grep -q "Hypervisor detected: KVM" && accel=kvm
 echo "BENCH cpus=$ncpu reps=$reps ms=$ms threads=$(echo $threads | tr ' ' ,)" \
 	"sweep_only=$sweep_only where=${BENCH_WHERE:-guest} accel=$accel" \
 	"latency=$latency"
+# BENCH_ONLY=latency: the reclaim sections alone.
+[ "${BENCH_ONLY:-}" != latency ] || { latency_part; echo BENCH done; exit 0; }
 insmod avc_rcu.ko
 for t in $threads; do
 	measure std rcu null "$t"
@@ -133,90 +239,5 @@ for policy in lru fifo newest; do
 	rmmod avc_rcu
 done
 
-# Reclaim latency: fresh keys through the access file from one pinned
-# thread into a cache filled past its threshold, every avc_rcu_reclaim
-# traced and every avc_rcu_insert that could not cache (result "full").
-T=/sys/kernel/tracing
-E=$T/events/avc_rcu
-
-# A RECLAIM line's fields from a trace without context (each line the
-# event's name, then its fields in TP_printk()'s order).
-lat_summary() {
-	awk -F '[ =]+' '
-		function sorted(a, file,  x, k) {
-			close("sort -n >" file)
-			while ((getline x <file) > 0)
-				a[++k] = x
-		}
-		function q(a, x,  i) {	# nearest rank, as avc_native_latency
-			i = int(x * n) + 1
-			return n ? a[(i > n ? n : i)] : "-"
-		}
-		$1 == "avc_rcu_reclaim:" {
-			n++
-			evicted[$3]++
-			print $5 | "sort -n >/tmp/lat.visited"
-			print $13 | "sort -n >/tmp/lat.duration"
-		}
-		$1 == "avc_rcu_insert:" { full++ }
-		END {
-			sorted(v, "/tmp/lat.visited")
-			sorted(d, "/tmp/lat.duration")
-			printf "reclaims=%d visited_p50=%s visited_max=%s evicted=",
-				n, q(v, 0.5), q(v, 1)
-			for (e = 0; e <= 64; e++)
-				if (evicted[e])
-					printf "%s%d:%d", sep++ ? "," : "", e, evicted[e]
-			printf "%s full=%d duration_p50=%s duration_p99=%s " \
-				"duration_max=%s\n", n ? "" : "-", full,
-				q(d, 0.5), q(d, 0.99), q(d, 1)
-		}'
-}
-
-lat_measure() {	# slots policy threshold tsid
-	full=$(sed -n 's/.*{ *\([0-9]*\), "full" }.*/\1/p' \
-		$E/avc_rcu_insert/format)
-	[ -n "$full" ] ||
-		{ echo "bench: no result \"full\" in $E/avc_rcu_insert" >&2; exit 1; }
-	echo "$3" >$F/avc/cache_threshold
-	printf 'allow 1 1 1 1\n' >$F/load	# an empty cache
-	./avc_workload -p -t 1 -n $(($3 + lat_keys / 2)) \
-		-k $(($3 + lat_keys / 2)) -T "$4" >/dev/null
-	echo >$T/trace
-	echo "result == $full" >$E/avc_rcu_insert/filter
-	echo 1 >$E/avc_rcu_insert/enable
-	echo 1 >$E/avc_rcu_reclaim/enable
-	out=$(./avc_workload -p -t 1 -n $lat_keys -k $lat_keys -T $(($4 + 1)))
-	echo 0 >$E/avc_rcu_reclaim/enable
-	echo 0 >$E/avc_rcu_insert/enable
-	echo 0 >$E/avc_rcu_insert/filter
-	summary=$(lat_summary <$T/trace)
-	# Events lost: those the ring buffer overwrote.
-	lost=$(sed -n 's/^overrun: //p' $T/per_cpu/cpu0/stats)
-	echo "RECLAIM slots=$1 policy=$2 threshold=$3 keys=$lat_keys $summary" \
-		"lost=${lost:-?} kcalls=$(echo "$out" |
-		sed -n 's/.* \([0-9.]*\) Kcalls\/s$/\1/p')"
-}
-
-if [ "$latency" != off ]; then
-	[ -f $T/trace ] || mount -t tracefs tracefs $T
-	# Room for every event of a measurement, all on the CPU where
-	# avc_workload -p runs its one thread (KiB).
-	echo 8192 >$T/per_cpu/cpu0/buffer_size_kb
-	echo 0 >$T/options/context-info
-	tsid=100
-	for slots in $lat_slots; do
-		for policy in $lat_policies; do
-			insmod avc_rcu.ko slots="$slots" reclaim="$policy"
-			mount -t avcrcufs avcrcufs $F
-			for threshold in $lat_thresholds; do
-				lat_measure "$slots" "$policy" "$threshold" $tsid
-				tsid=$((tsid + 2))
-			done
-			umount $F
-			rmmod avc_rcu
-		done
-	done
-	echo 1 >$T/options/context-info
-fi
+latency_part
 echo BENCH done

@@ -14,14 +14,19 @@ POLICIES = ('lru', 'fifo', 'newest')
 STREAMS = ('uniform', 'zipf0.8', 'zipf1.0', 'hotscan', 'shift')
 THRESHOLDS = (64, 256, 512, 1024, 4096)
 SYNCS = ('rcu', 'spinlock', 'rwlock')
-# The reclaim table's configurations by BENCH_LATENCY: (slots, policy, thr).
-RECLAIM_CONFIGS = {'full': [(s, p, t) for s in (512, 4096, 65536)
-                            for p in POLICIES for t in (16, 512, 8192)],
-                   'quick': [(4096, 'lru', 512)]}
-RECLAIM_FIELDS = ('slots', 'policy', 'threshold', 'keys', 'reclaims',
-                  'visited_p50', 'visited_max', 'duration_p50',
-                  'duration_p99', 'duration_max', 'evicted', 'full', 'lost',
-                  'kcalls')
+# The reclaim table's configurations by BENCH_LATENCY: (slots, reclaimer,
+# table), 0 slots: the table follows cache_threshold (bench-guest.sh).
+RECLAIM_CONFIGS = {'full': [(s, r, t) for s in (512, 0)
+                            for r in ('inline', 'background')
+                            for t in ('hot', 'cold')],
+                   'quick': [(0, 'inline', 'hot')]}
+RECLAIM_FIELDS = ('slots', 'table', 'reclaimer', 'temp', 'threshold',
+                  'misses', 'sections', 'nodes_p50', 'nodes_max',
+                  'buckets_max', 'duration_p50', 'duration_p99',
+                  'duration_max', 'evicted', 'full', 'lost', 'unreferenced',
+                  'run_ms')
+# What no section may exceed: AVC_NODE_BUDGET (avc/avc.h).
+NODE_BUDGET = 64
 # Kaigai Kohei's write() Kcalls/s on 32 CPUs, from James Morris's "[PATCH
 # 0/3] SELinux scalability and analysis patches." (linux-kernel, 2004-11-15).
 KAIGAI_CPUS = (1, 2, 4, 8, 16, 32)
@@ -120,26 +125,36 @@ def hitratio_plot(pct, png):
 
 
 def reclaim_table(rows):
-    print('\nreclaims traced in the guest (avc_rcu_reclaim), %s fresh keys a '
-          'row through the access file,' %
-          '/'.join(sorted({r['keys'] for r in rows.values()})))
-    print('one pinned thread; duration_ns includes waiting for the reclaim '
-          'lock; "not cached": inserts full')
-    print('%6s %-7s %5s %8s %12s %22s %9s  %s' % (
-        '', '', '', '', 'visited', 'duration_ns', 'not', 'evicted'))
-    print('%6s %-7s %5s %8s %6s %5s %7s %7s %7s %9s  %s' % (
-        'slots', 'policy', 'thr', 'reclaims', 'p50', 'max', 'p50', 'p99',
-        'max', 'cached', '(size:count)'))
-    for key in sorted(rows, key=lambda k: (k[0], POLICIES.index(k[1])
-                                           if k[1] in POLICIES else 9, k[2])):
+    print('\nreclaims traced in the guest (avc_rcu_reclaim sections), '
+          'threshold %s, %s fresh-key' % (
+              '/'.join(sorted({r['threshold'] for r in rows.values()})),
+              '/'.join(sorted({r['misses'] for r in rows.values()}))))
+    print('misses a row from one kernel thread; hot: every entry referenced '
+          'before each miss;')
+    print('duration_ns includes waiting for the reclaim lock; "not cached": '
+          'inserts full')
+    print('%6s %6s %-10s %-4s %8s %10s %23s %6s  %s' % (
+        '', '', '', '', '', 'nodes', 'duration_ns', 'not', 'evicted'))
+    print('%6s %6s %-10s %-4s %8s %4s %5s %7s %7s %7s %6s  %s' % (
+        'slots', 'table', 'reclaimer', 'tbl', 'sections', 'p50', 'max',
+        'p50', 'p99', 'max', 'cached', '(size:count)'))
+    for key in sorted(rows, key=lambda k: (-k[0], k[1], k[2])):
         r = rows[key]
-        line = '%6d %-7s %5d' % key + ' %8s %6s %5s %7s %7s %7s %9s  %s' % \
-            tuple(r.get(f, '-') for f in (
-                'reclaims', 'visited_p50', 'visited_max', 'duration_p50',
+        line = '%6s %6s %-10s %-4s' % (
+            key[0] or 'follow', r.get('table', '-'), key[1], key[2]) + \
+            ' %8s %4s %5s %7s %7s %7s %6s  %s' % tuple(r.get(f, '-') for f in (
+                'sections', 'nodes_p50', 'nodes_max', 'duration_p50',
                 'duration_p99', 'duration_max', 'full', 'evicted'))
         if r.get('lost', '0') != '0':
             line += '  (%s events lost)' % r['lost']
         print(line)
+    nodes = [int(r['nodes_max']) for r in rows.values()
+             if r.get('nodes_max', '-').isdigit()]
+    if nodes:
+        print('node budget (%d nodes a section at most): %s, the most any '
+              'section examined: %d' % (
+                  NODE_BUDGET, 'met' if max(nodes) <= NODE_BUDGET
+                  else 'NOT met', max(nodes)))
 
 
 def reclaim_csv(rows, path):
@@ -254,10 +269,10 @@ def check(med, meta, threads, pct, reclaims):
     problems = []
     for key in RECLAIM_CONFIGS.get(meta.get('latency'), ()):
         r = reclaims.get(key)
-        what = 'slots=%d reclaim=%s threshold %d' % key
+        what = 'slots=%d reclaimer=%s, %s' % key
         if not r:
             problems.append('no reclaim trace for %s' % what)
-        elif not r.get('reclaims', '0').isdigit() or r['reclaims'] == '0':
+        elif not r.get('sections', '0').isdigit() or r['sections'] == '0':
             problems.append('no reclaim traced for %s' % what)
         elif r.get('lost') != '0':
             problems.append('%s trace events lost for %s' % (r.get('lost'),
@@ -289,9 +304,17 @@ def main():
         scale = 1000.0 if f['rate'].endswith('K') else 1.0
         key = (f['variant'], f['sync'], f['path'], f['op'], int(f['threads']))
         runs.setdefault(key, []).append(float(f['rate'].rstrip('K')) * scale)
-    if not runs:
+    reclaims = {(int(f['slots']), f['reclaimer'], f['temp']): f
+                for f in fields(args.log, 'RECLAIM')}
+    if not runs and not reclaims:
         print('report: no BENCH results in %s' % args.log)
         return 1
+    if not runs:  # BENCH_ONLY=latency
+        reclaim_table(reclaims)
+        if args.reclaim_csv:
+            reclaim_csv(reclaims, args.reclaim_csv)
+            print('\nreclaims: %s' % args.reclaim_csv)
+        return 0
     med = {k: statistics.median(v) for k, v in runs.items()}
     spread = {k: (max(v) - min(v)) / med[k] if med[k] else 0
               for k, v in runs.items()}
@@ -353,8 +376,6 @@ def main():
         if args.plot:
             hitratio_plot(pct, args.plot)
             print('\nplot: %s' % args.plot)
-    reclaims = {(int(f['slots']), f['policy'], int(f['threshold'])): f
-                for f in fields(args.log, 'RECLAIM')}
     if reclaims:
         reclaim_table(reclaims)
         if args.reclaim_csv:

@@ -35,5 +35,9 @@ int up61_has_perm(struct up61_cache *c, u32 ssid, u32 tsid, u16 tclass,
 		  bool *reclaimed);
 unsigned int up61_active(struct up61_cache *c);
 unsigned int up61_max_tried(struct up61_cache *c);
+unsigned int up61_keys(struct up61_cache *c, u32 *keys, unsigned int max);
+/* If set, called after each reclaim: its time, buckets tried, evicted. */
+extern void (*up61_reclaim_probe)(u64 duration_ns, unsigned int tried,
+				  unsigned int evicted);
 
 #endif /* AVC_NATIVE_UPSTREAM61_H */
