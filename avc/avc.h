@@ -102,16 +102,16 @@ struct avc_hash_stats {
 
 /**
  * enum avc_reclaimer - where reclaim runs
+ * @AVC_RECLAIMER_INLINE: the miss that takes a place past cache_threshold
+ *	reclaims one section before it links, as upstream's does
  * @AVC_RECLAIMER_BACKGROUND: a work item, in process context with
  *	interrupts on, woken when the cache passes its high watermark and
  *	evicting down to its low one; a miss only wakes it, and at
  *	cache_threshold a miss's decision is not cached
- * @AVC_RECLAIMER_INLINE: the miss that takes a place past cache_threshold
- *	reclaims one section before it links, as upstream's does
  */
 enum avc_reclaimer {
-	AVC_RECLAIMER_BACKGROUND,
 	AVC_RECLAIMER_INLINE,
+	AVC_RECLAIMER_BACKGROUND,
 };
 
 /**

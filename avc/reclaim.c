@@ -4,16 +4,19 @@
  *
  * Where it runs (the reclaimer, chosen when the cache is made):
  *
- *  - background (default): a work item, in process context with
+ *  - inline (default): the insert that takes a place past cache_threshold
+ *    runs one section before it links its own node, as upstream's
+ *    avc_alloc_node() reclaims in the miss;
+ *  - background: a work item, in process context with
  *    interrupts on, woken by the insert that takes a place past the high
  *    watermark and evicting down to the low one (avc_watermark_high(),
  *    avc_watermark_low()), a section at a time with cond_resched() between
  *    sections, as kswapd reclaims between its watermarks off the
  *    allocation path.  A miss only wakes it; at cache_threshold a miss's
  *    decision is returned uncached.
- *  - inline: the insert that takes a place past cache_threshold runs one
- *    section before it links its own node, as upstream's avc_alloc_node()
- *    reclaims in the miss; kept for the 2004 and upstream comparisons.
+ *
+ * Documentation/design.rst, "Trade-offs", says why inline is the default:
+ * a section is bounded and costs less than waking the worker.
  *
  * A section.  It holds the reclaim lock (avc_reclaim_lock()) and, in rcu
  * mode, trylocks one bucket at a time under it, skipping a busy one rather
@@ -70,8 +73,8 @@ static const char *const avc_reclaim_names[] = {
 };
 
 static const char *const avc_reclaimer_names[] = {
-	[AVC_RECLAIMER_BACKGROUND] = "background",
 	[AVC_RECLAIMER_INLINE] = "inline",
+	[AVC_RECLAIMER_BACKGROUND] = "background",
 };
 
 /**

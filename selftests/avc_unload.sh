@@ -137,7 +137,7 @@ logged() {
 check "reclaim=bogus named in the log" \
 	logged "reclaim=bogus: must be lru, fifo or newest"
 check "reclaimer=bogus named in the log" \
-	logged "reclaimer=bogus: must be background or inline"
+	logged "reclaimer=bogus: must be inline or background"
 check "cache_threshold=0x200 named in the log" \
 	logged "cache_threshold=0x200: must be a decimal number from 1 to 1048576"
 

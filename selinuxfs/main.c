@@ -75,10 +75,10 @@ module_param(reclaim, charp, 0444);
 MODULE_PARM_DESC(reclaim,
 		 "which entries a reclaim evicts: lru (CLOCK, an approximation of least recently used, default), fifo (oldest first) or newest (newest first, as upstream)");
 
-static char *reclaimer = "background";
+static char *reclaimer = "inline";
 module_param(reclaimer, charp, 0444);
 MODULE_PARM_DESC(reclaimer,
-		 "where reclaim runs: background (a work item between watermarks below cache_threshold, default; a miss only wakes it) or inline (the miss that finds the cache full reclaims, as upstream)");
+		 "where reclaim runs: inline (the miss that finds the cache full runs a bounded reclaim section, as upstream, default) or background (a work item between watermarks below cache_threshold; a miss only wakes it)");
 
 /*
  * The hash seed is readable by root only: with it, anyone who may query
@@ -184,7 +184,7 @@ static int __init avc_rcu_init(void)
 		return -EINVAL;
 	}
 	if (avc_reclaimer_parse(reclaimer, &cfg.reclaimer)) {
-		pr_err("reclaimer=%s: must be background or inline\n",
+		pr_err("reclaimer=%s: must be inline or background\n",
 		       reclaimer);
 		return -EINVAL;
 	}

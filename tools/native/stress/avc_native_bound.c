@@ -807,8 +807,8 @@ int main(int argc, char **argv)
 				    strcmp(reclaim_arg,
 					   avc_reclaim_name(reclaim)))
 					continue;
-				for (where = AVC_RECLAIMER_BACKGROUND;
-				     where <= AVC_RECLAIMER_INLINE; where++) {
+				for (where = AVC_RECLAIMER_INLINE;
+				     where <= AVC_RECLAIMER_BACKGROUND; where++) {
 					if (strcmp(where_arg, "all") &&
 					    strcmp(where_arg,
 						   avc_reclaimer_name(where)))
