@@ -46,6 +46,29 @@ FIXTURE(rec) {
 #define high_of(t)	avc_test_high(t)
 #define low_of(t)	avc_test_low(t)
 
+static __u32 perms_of(__u32 ssid)
+{
+	return tst_mix(ssid, TSID, TCLASS, 0);
+}
+
+/*
+ * allow s TSID TCLASS perms_of(s) for every s of the working set; the
+ * load empties the cache.
+ */
+static int load_working_set(__u32 *seq)
+{
+	struct tst_buf text = { 0 };
+	__u32 s;
+	int ret;
+
+	for (s = 1; s <= WS; s++)
+		tst_buf_printf(&text, "allow %u %u %u 0x%x\n", s, TSID,
+			       TCLASS, perms_of(s));
+	ret = tst_load_policy(text.data, text.len);
+	tst_buf_free(&text);
+	return ret ?: tst_read_seqno(seq);
+}
+
 FIXTURE_SETUP(rec)
 {
 	TST_ASSERT_MOUNTED();
