@@ -772,27 +772,30 @@ static void reclaim_fallback_start(struct kunit *test)
 /*
  * The node budget on a hot table: every entry referenced, chains of 16 on
  * average (8192 entries in 512 buckets) and of the most a bucket holds
- * (65536 asked of 512 buckets): every section examines at most
- * AVC_NODE_BUDGET nodes and still evicts a whole chunk.
+ * (65536 asked of 512 buckets, 20000 keys): in each of 16 sections, every
+ * entry referenced before it, none examines more than AVC_NODE_BUDGET
+ * nodes and each still evicts a whole chunk.
  */
 static void reclaim_budget_hot(struct kunit *test)
 {
 	static const unsigned int want[] = { 8192, 65536 };
 	struct avc_kunit_ctx *x = test->priv;
 	struct avc_rcu_decision avd;
-	unsigned int i, n, most;
+	unsigned int i, n, keys, most;
 	struct avc_section s;
 	struct avc_hash_stats hs;
 
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		make_cache(test, AVC_RECLAIM_LRU, 512, want[i],
 			   AVC_RECLAIMER_INLINE);
-		for (n = 1; n <= want[i]; n++)
+		/* 512 buckets of 32 hold 16384: 20000 keys fill them. */
+		keys = min(want[i], 20000U);
+		for (n = 1; n <= keys; n++)
 			avc_cache_has_perm(x->c, 0x10000 + n, 2, 3, 0, &avd);
 		avc_cache_hash_stats(x->c, &hs);
 		KUNIT_EXPECT_LE(test, hs.longest_chain, AVC_CHAIN_MAX);
 		most = 0;
-		for (n = 0; n < 40; n++) {
+		for (n = 0; n < 16; n++) {
 			hit_all(x->c);
 			KUNIT_EXPECT_EQ(test, sweep(x->c, &s),
 					(u32)AVC_RECLAIM_CHUNK);
@@ -1370,7 +1373,7 @@ static void resize_moves(struct kunit *test)
 
 /* resize_under_readers(): the keys, and each reader's tally. */
 #define RESIZE_KEYS	600
-#define RESIZE_ROUNDS	24
+#define RESIZE_ROUNDS	8
 
 struct resize_reader {
 	struct avc_cache *c;
@@ -1403,8 +1406,8 @@ static int resize_reader_thread(void *arg)
 /*
  * Resizes under lockless readers: kthreads on the other CPUs look up keys
  * whose decisions the test inserted (whole, of the policy in force) while
- * this thread moves the table between 512 and 8192 buckets, inserting
- * more meanwhile.  Every decision read is whole (a node freed or reused
+ * this thread moves the table between 512 and 8192 buckets eight times,
+ * inserting more meanwhile.  Every decision read is whole (a node freed or reused
  * under a reader shows torn, or as a use after free to KASAN); no entry
  * is lost from the count; the old tables are freed (kmemleak).
  */
@@ -1501,7 +1504,7 @@ static void reset_resize_race(struct kunit *test)
 		      other_cpu(0, raw_smp_processor_id()));
 	while (!atomic_read(&r->running) && time_before(jiffies, deadline))
 		cond_resched();
-	for (rounds = 0; rounds < 40 && time_before(jiffies, deadline);
+	for (rounds = 0; rounds < 12 && time_before(jiffies, deadline);
 	     rounds++) {
 		for (k = 0; k < 200; k++)
 			insert_decision(x->c, 0x3000 + k, 2, 3, latest(x->c));
