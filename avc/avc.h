@@ -60,7 +60,7 @@ struct avc_cache_stats {
 /**
  * struct avc_hash_stats - a walk of the hash table
  * @entries: nodes linked in the table (in both tables, during a resize)
- * @buckets_used: buckets holding at least one node (in both)
+ * @buckets_used: buckets holding at least one node (of the newest table)
  * @buckets: number of buckets (of the newest table)
  * @longest_chain: length of the longest bucket (of either)
  */

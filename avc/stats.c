@@ -54,9 +54,12 @@ void avc_cache_stats_sum(const struct avc_cache *c,
 	}
 }
 
-/* Count the buckets of @t into @hs, each on the read side of its own. */
+/*
+ * Count the buckets of @t into @hs, each on the read side of its own;
+ * the used buckets only if @used (the newest table's).
+ */
 static void avc_table_hash_stats(struct avc_cache *c, struct avc_table *t,
-				 struct avc_hash_stats *hs)
+				 struct avc_hash_stats *hs, bool used)
 {
 	struct avc_node *node;
 	unsigned long flags;
@@ -71,7 +74,7 @@ static void avc_table_hash_stats(struct avc_cache *c, struct avc_table *t,
 			len++;
 		avc_read_unlock(&c->locks, flags);
 		if (len) {
-			hs->buckets_used++;
+			hs->buckets_used += used;
 			hs->entries += len;
 			hs->longest_chain = max(hs->longest_chain, len);
 		}
@@ -85,8 +88,10 @@ static void avc_table_hash_stats(struct avc_cache *c, struct avc_table *t,
  *
  * Each bucket is read on the read side (avc_read_lock()) taken for just
  * that bucket, so the walk never stalls lookups or updates for longer than
- * one chain takes to count.  During a resize both tables are walked, and
- * the number of buckets is the new table's.
+ * one chain takes to count.  During a resize both tables are walked: the
+ * entries and the longest chain are both tables', the buckets and the
+ * used ones the new table's, so that no more buckets are used than there
+ * are.
  */
 void avc_cache_hash_stats(struct avc_cache *c, struct avc_hash_stats *hs)
 {
@@ -96,9 +101,11 @@ void avc_cache_hash_stats(struct avc_cache *c, struct avc_hash_stats *hs)
 	rcu_read_lock();
 	t = avc_table_current(c);
 	do {
-		avc_table_hash_stats(c, t, hs);
+		struct avc_table *f = rcu_dereference(t->future);
+
+		avc_table_hash_stats(c, t, hs, !f);
 		hs->buckets = t->mask + 1;
-		t = rcu_dereference(t->future);
+		t = f;
 	} while (t);
 	rcu_read_unlock();
 }
