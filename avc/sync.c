@@ -65,10 +65,6 @@ int avc_sync_select(enum avc_sync mode)
 {
 	if (mode >= ARRAY_SIZE(avc_sync_names))
 		return -EINVAL;
-#ifdef AVC_RCU_BENCH_RCU_ONLY
-	if (mode != AVC_SYNC_RCU)
-		return -EINVAL;
-#endif
 	avc_sync_mode = mode;
 	if (mode == AVC_SYNC_RCU)
 		static_branch_disable(&avc_sync_locked_key);

@@ -81,18 +81,10 @@ int avc_bucket_locks_alloc(spinlock_t **locks, unsigned int nbuckets,
  * branch: in rcu mode it is a patched-out no-op, so choosing the mode at
  * load time costs the RCU lookup path nothing.
  */
-#ifdef AVC_RCU_BENCH_RCU_ONLY
-/* make bench's control build: no choice of mode at all, only rcu. */
-static __always_inline bool avc_sync_locked(void)
-{
-	return false;
-}
-#else
 static __always_inline bool avc_sync_locked(void)
 {
 	return static_branch_unlikely(&avc_sync_locked_key);
 }
-#endif
 
 /*
  * The read side, for walks that only look: rcu_read_lock() in rcu mode,
