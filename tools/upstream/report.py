@@ -652,6 +652,26 @@ def distinct_after_reset(path):
     return len(keys)
 
 
+def kcsan_verdict(console):
+    """The KCSAN kernel's console: its boot self-test passed, and no KCSAN
+    report has a frame of the AVC (security/selinux/avc.c's functions,
+    avc_*; the core kernel's own races are counted, not judged).
+    Returns (ok, text)."""
+    if not os.path.exists(console):
+        return None, 'not run'
+    text = open(console, errors='replace').read().replace('\r', '')
+    if not re.search(r'kcsan: selftest: (\d+)/\1 tests passed', text):
+        return False, 'no passed KCSAN self-test on the console: KCSAN ' \
+            'did not run'
+    reports = [r for r in re.split(r'\n[^\n]*={20,}[^\n]*\n', text)
+               if 'BUG: KCSAN:' in r]
+    avc = [r for r in reports if re.search(r'\bavc_\w+\+0x', r)]
+    titles = sorted({re.search(r'BUG: KCSAN: [^\n]*', r).group(0)
+                     for r in avc})
+    return not avc, ('%d KCSAN report(s), %d in the AVC%s' % (
+        len(reports), len(avc), ': ' + '; '.join(titles) if titles else ''))
+
+
 def self_test():
     """The misses and counters rules on crafted numbers and on shipped
     traces; each case says what it must be judged.  Returns 0 if every
@@ -824,6 +844,31 @@ def self_test():
     expect('tenants-1 against the patched model: inserts in flight %s'
            % (pre or {}).get('inflight'), True,
            (pre is not None and pre['inflight'] == 0, 'must be 0'))
+    # The KCSAN console: a report in the AVC fails, the core kernel's
+    # own do not, and no self-test is no KCSAN.
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        c = os.path.join(d, 'x.console')
+
+        def kv(body):
+            with open(c, 'w') as f:
+                f.write(body)
+            return kcsan_verdict(c)
+
+        ok = '[    0.5] kcsan: selftest: 3/3 tests passed\r\n'
+        rule = '=' * 66 + '\n'
+
+        def report(frame):
+            return (rule + 'BUG: KCSAN: data-race in %s / x\n\nwrite to 0x1 '
+                    'of 1 bytes by task 1 on cpu 0:\n %s+0x1f/0x40\n' % (
+                        frame, frame) + rule)
+
+        expect('kcsan: a report in avc_lookup', False,
+               kv(ok + report('avc_lookup')))
+        expect('kcsan: a report in the core kernel only', True,
+               kv(ok + report('tick_sched_timer')))
+        expect('kcsan: no self-test on the console', False,
+               kv(report('tick_sched_timer')))
     print('self-test: %d cases, %d judged as they must be%s' % (
         len(cases), len(cases) - len(bad),
         '' if not bad else '; MISJUDGED: ' + '; '.join(bad)))
@@ -851,6 +896,8 @@ def main():
         section(out, w, replays, models, jhash_models, verdicts, margin)
 
     reclaim_table(out)
+    for p in sorted(glob.glob(os.path.join(out, 'kcsan-*', '*.console'))):
+        verdicts.append(('kcsan',) + kcsan_verdict(p))
 
     den, mode = {}, {}
     for k in KERNELS:
