@@ -141,8 +141,8 @@ static void churn_path(char *path, size_t n, const char *dir, unsigned long i)
 	snprintf(path, n, "%s/churn.%lu", dir, i);
 }
 
-static int churn(const char *dir, unsigned long hot, unsigned long cold,
-		 int rounds)
+static int churn_run(const char *dir, unsigned long hot,
+		     unsigned long cold, int rounds)
 {
 	unsigned long i, a = 0, b = 1, slice = cold / rounds, next = hot;
 	char path[4096], ctx[512], label[600], *lvl;
@@ -248,7 +248,7 @@ int main(int argc, char **argv)
 	if (mode == CHURN) {
 		if (!hot || cold < (unsigned long)reps)
 			goto usage;
-		return churn(dir, hot, cold, reps);
+		return churn_run(dir, hot, cold, reps);
 	}
 
 	w = calloc(threads, sizeof(*w));
@@ -307,7 +307,9 @@ int main(int argc, char **argv)
 	free(w);
 	return 0;
 usage:
-	fprintf(stderr, "usage: " PROG " [-t threads] [-n calls] [-r reps] [-d dir] write|stat|kill\n"
-		"       " PROG " -k hot -c cold [-r rounds] [-d dir] churn\n");
+	fprintf(stderr, "usage: %s [-t threads] [-n calls] [-r reps] [-d dir] %s\n",
+		PROG, "write|stat|kill");
+	fprintf(stderr, "       %s -k hot -c cold [-r rounds] [-d dir] churn\n",
+		PROG);
 	return 2;
 }
