@@ -49,7 +49,9 @@ verdicts"):
             0 on both kernels; else no verdict) must not be slower on
             the patched kernel than stock by more than the placement
             band, what rebuilding the same source with another function
-            alignment moves the stock kernel's rate (the twin's runs).
+            alignment moves the stock kernel's rate (the twin's runs);
+            no verdict if that band is 0.2 or wider (a 20 % slowdown
+            could then pass).
             The hit path's property itself (no atomic, one conditional
             store) is hitpath.py's, on the built vmlinux.
 
@@ -366,6 +368,11 @@ def placement_band(pairs):
     return band
 
 
+# The widest placement band a run may judge with: beyond it a 20 %
+# slowdown could pass, and the run says nothing about the hit path.
+MAX_BAND = 0.2
+
+
 def timing_verdict(what, stock, patched, band):
     """One hit-path loop: is the patched kernel slower than stock beyond
     what code placement alone moves a TCG guest's rate?  One-sided: a
@@ -386,6 +393,10 @@ def timing_verdict(what, stock, patched, band):
         return None, text + ': the loop does not reach the AVC'
     if band is None:
         return None, text + ': no placement twin measured, no band'
+    if band >= MAX_BAND:
+        return None, text + (': the placement band %.3f is %.2f or wider, '
+                             'so this run cannot tell a 20 %% slowdown '
+                             'from code placement' % (band, MAX_BAND))
     ok = ratio >= 1 - band
     return ok, text + ', %s the placement band %.3f' % (
         'within or above' if ok else 'BELOW', band)
@@ -772,6 +783,9 @@ def self_test():
     expect('hitpath: a loop with no AVC lookup', None,
            timing_verdict('crafted', (reps(200, 0.02), 0.0),
                           (reps(100, 0.02), 0.0), band))
+    expect('hitpath: a band of 0.5 (a loaded host): no verdict', None,
+           timing_verdict('crafted', (reps(200, 0.02), 1.0),
+                          (reps(100, 0.02), 1.0), 0.5))
     expect('hitpath: no placement twin', None,
            timing_verdict('crafted', (reps(200, 0.02), 1.0),
                           (reps(160, 0.02), 1.0), None))
