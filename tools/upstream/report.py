@@ -670,6 +670,10 @@ def kcsan_verdict(console):
     Returns (ok, text)."""
     if not os.path.exists(console):
         return None, 'not run'
+    if not glob.glob(os.path.join(os.path.dirname(console), '*.meta')):
+        return False, ('the workload did not run to its end (no recording '
+                       'beside %s): no verdict on its races' %
+                       os.path.basename(console))
     text = open(console, errors='replace').read().replace('\r', '')
     if not re.search(r'kcsan: selftest: (\d+)/\1 tests passed', text):
         return False, 'no passed KCSAN self-test on the console: KCSAN ' \
@@ -864,9 +868,14 @@ def self_test():
     with tempfile.TemporaryDirectory() as d:
         c = os.path.join(d, 'x.console')
 
-        def kv(body):
+        def kv(body, done=True):
             with open(c, 'w') as f:
                 f.write(body)
+            m = os.path.join(d, 'x.meta')
+            if done:
+                open(m, 'w').close()
+            elif os.path.exists(m):
+                os.unlink(m)
             return kcsan_verdict(c)
 
         ok = '[    0.5] kcsan: selftest: 3/3 tests passed\r\n'
@@ -883,6 +892,8 @@ def self_test():
                kv(ok + report('tick_sched_timer')))
         expect('kcsan: no self-test on the console', False,
                kv(report('tick_sched_timer')))
+        expect('kcsan: a guest that did not finish its workload', False,
+               kv(ok + report('tick_sched_timer'), done=False))
     print('self-test: %d cases, %d judged as they must be%s' % (
         len(cases), len(cases) - len(bad),
         '' if not bad else '; MISJUDGED: ' + '; '.join(bad)))
