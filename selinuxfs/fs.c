@@ -44,7 +44,7 @@ static struct inode *avcrcufs_new_inode(struct super_block *sb,
 	return inode;
 }
 
-/* Dentries stay pinned until kill_litter_super(), as in selinuxfs. */
+/* Dentries stay pinned until the unmount, as in selinuxfs (compat.h). */
 static struct dentry *avcrcufs_add(struct dentry *parent, const char *name,
 				   umode_t mode, unsigned long ino,
 				   const struct file_operations *fops)
@@ -67,8 +67,7 @@ static struct dentry *avcrcufs_add(struct dentry *parent, const char *name,
 	} else {
 		inode->i_fop = fops;
 	}
-	d_add(dentry, inode);
-	return dentry;
+	return avc_rcu_d_pin(dentry, inode);
 }
 
 /* Add a table's files to @dir, numbering their inodes from *@ino on. */
@@ -145,7 +144,7 @@ static struct file_system_type avcrcufs_type = {
 	.owner = THIS_MODULE,
 	.name = AVC_RCU_FS_NAME,
 	.init_fs_context = avcrcufs_init_fs_context,
-	.kill_sb = kill_litter_super,
+	.kill_sb = avc_rcu_kill_sb,
 };
 MODULE_ALIAS_FS(AVC_RCU_FS_NAME);
 

@@ -4,7 +4,8 @@
  * in one place.
  *
  * avc_rcu builds against Debian 12's 6.1 and 6.12 kernels, 6.12 PREEMPT_RT
- * included (see dkms.conf).  The code is written against the newer API;
+ * included (see dkms.conf), and against 7.x built from Debian's newest
+ * source (make check's 7.x lane).  The code is written against the newer API;
  * where an older kernel lacks a helper, it is defined here in terms of
  * what that kernel has, so that no version test appears anywhere else.
  * Internal to this tree's modules: not part of the exported API in
@@ -13,6 +14,7 @@
 #ifndef _AVC_RCU_COMPAT_H
 #define _AVC_RCU_COMPAT_H
 
+#include <linux/dcache.h>
 #include <linux/fs.h>
 #include <linux/version.h>
 
@@ -48,6 +50,35 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 #define AVC_RCU_SELINUX_ARG0	1
 #else
 #define AVC_RCU_SELINUX_ARG0	0
+#endif
+
+/*
+ * avc_rcu_d_pin(), avc_rcu_kill_sb: a pseudo filesystem's dentries, pinned
+ * for the life of the superblock.  Until 6.x, d_add() keeps the dentry's
+ * reference and kill_litter_super() drops them all at unmount; 7.x removed
+ * kill_litter_super(): d_make_persistent() takes a reference of its own
+ * (the caller's is dropped), and kill_anon_super() drops the persistent
+ * ones.  Returns @dentry, still valid (pinned).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+static inline struct dentry *avc_rcu_d_pin(struct dentry *dentry,
+					   struct inode *inode)
+{
+	d_make_persistent(dentry, inode);
+	dput(dentry);
+	return dentry;
+}
+
+#define avc_rcu_kill_sb	kill_anon_super
+#else
+static inline struct dentry *avc_rcu_d_pin(struct dentry *dentry,
+					   struct inode *inode)
+{
+	d_add(dentry, inode);
+	return dentry;
+}
+
+#define avc_rcu_kill_sb	kill_litter_super
 #endif
 
 #endif /* _AVC_RCU_COMPAT_H */

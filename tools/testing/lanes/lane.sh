@@ -95,8 +95,8 @@ lane_read() {
 		esac
 	done < <(cat "$lanes_dir/sets" "$file")
 	[[ -n $lane_title ]] || { echo "$file: no title" >&2; return 1; }
-	[[ $lane_kernel =~ ^(stock|debug|kcsan|linux-image-[a-z0-9.-]+)$ ]] || {
-		echo "$file: kernel: not stock, debug, kcsan or linux-image-...:" \
+	[[ $lane_kernel =~ ^(stock|debug|kcsan|upstream|linux-image-[a-z0-9.-]+)$ ]] || {
+		echo "$file: kernel: not stock, debug, kcsan, upstream or linux-image-...:" \
 			"'$lane_kernel'" >&2
 		return 1
 	}
