@@ -449,8 +449,9 @@ static void parse_row(const char *path, size_t lineno, const char *s,
 				die("%s: line %zu: field %u, %s, is not an unsigned decimal number",
 				    path, lineno, field + 1, shown);
 			if (v > (U32_MAX - d) / 10)
-				die("%s: line %zu: field %u, %s, is larger than %u (the counters are 32-bit)",
-				    path, lineno, field + 1, shown, U32_MAX);
+				die("%s: line %zu: field %u, %s, is larger than %u %s",
+				    path, lineno, field + 1, shown, U32_MAX,
+				    "(the counters are 32-bit)");
 			v = v * 10 + d;
 		}
 		out[field] = v;
@@ -506,8 +507,9 @@ static u32 counter_step(const struct stats_file *sf, size_t i, u32 a, u32 b)
 	u32 d = b - a;
 
 	if (d >= 0x80000000U)
-		die("%s: CPU row %zu: %s went back from %u to %u (counters reset? a 32-bit wrap is a step of less than 2^31)",
-		    sf->path, i / NFIELDS + 1, names[i % NFIELDS], a, b);
+		die("%s: CPU row %zu: %s went back from %u to %u %s",
+		    sf->path, i / NFIELDS + 1, names[i % NFIELDS], a, b,
+		    "(counters reset? a 32-bit wrap is a step of less than 2^31)");
 	return d;
 }
 
