@@ -7,7 +7,7 @@
   study.py [--replay-log LOG] [--seed-log SEED=LOG ...] [--plots DIR]
            [--thresholds LIST] TRACE...
 
-TRACE is an AVC trace (tools/avc_trace/avc_trace_format.h), plain or .xz,
+TRACE is an AVC trace (tools/avcstat/avc_trace_format.h), plain or .xz,
 with its NAME.meta beside it.  Per trace: what the trace itself says
 (lookups, keys, the working set), the misses of an exact LRU and of
 Belady's MIN of each threshold's capacity (fully associative, emptied at

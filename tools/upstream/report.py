@@ -67,7 +67,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import model  # noqa: E402 (tools/upstream/model.py)
 
-# tools/avc_trace/avc_trace_format.h, version 2.
+# tools/avcstat/avc_trace_format.h, version 2.
 HEADER = struct.Struct('<8sIIQII')
 RECORD2 = struct.Struct('<QIIIIHHBBH24x')
 LOOKUP, RESET = 0, 1

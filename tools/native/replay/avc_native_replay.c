@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_native_replay: replay AVC traces (tools/avc_trace/avc_trace_format.h)
+ * avc_native_replay: replay AVC traces (tools/avcstat/avc_trace_format.h)
  * through the core built natively, as tools/avc_trace/replay does through
  * the module in a guest, in a fraction of the time; or through a model of
  * upstream SELinux's AVC (tools/avcstat/upstream_avc.c, avc-advise's).
@@ -85,7 +85,7 @@
 #include <linux/log2.h>
 #include "api.h"
 #include <avc_native/setup.h>
-#include "../../avc_trace/avc_trace_format.h"
+#include "../../avcstat/avc_trace_format.h"
 #include "../../avcstat/upstream_avc.h"
 #include "../../avc_trace/trace_oracle.h"
 

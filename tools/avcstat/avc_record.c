@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * avc_record - record every AVC lookup the running kernel makes while a
- * command runs, as an AVC trace (tools/avc_trace/avc_trace_format.h)
+ * command runs, as an AVC trace (tools/avcstat/avc_trace_format.h)
  *
  *   avc_record -o TRACE [-m META] [-b KB] [-w NAME] [-i PIDFILE]
  *              -- CMD [ARGS...]
