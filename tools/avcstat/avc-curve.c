@@ -3,7 +3,8 @@
  * avc-curve - the miss curves of an AVC trace, avc-advise's engine
  *
  *   avc-curve [--sizes N[,N...]] [--model legacy|murmur3|none]
- *             [--slots N] [--sample RATE] [--max-exact N] TRACE|-
+ *             [--slots N] [--sample RATE] [--max-exact N]
+ *             [--oracle-general DIR] TRACE|-
  *
  * TRACE is an AVC trace (avc_trace_format.h), version 1 or 2, not
  * compressed (avc-advise decompresses the shipped .xz ones); - reads it
@@ -50,6 +51,12 @@
  * records (default 67108864, about 800 MiB of arrays) is sampled at
  * --max-exact / records.  What it costs: 12 bytes a lookup of the
  * sample, and the model's nodes.
+ *
+ * --oracle-general DIR writes the sample's lookups, one file a stretch
+ * between resets (DIR/0.bin, 1.bin...), in libCacheSim's oracleGeneral
+ * format (24 bytes a lookup: the time, the key's number as obj_id, size
+ * 1, the index in the file of the key's next lookup or -1), so that its
+ * policies can be run on them, each file into an empty cache.
  *
  * Output, lines of words and NAME=VALUE pairs:
  *
@@ -211,6 +218,7 @@ static enum up_avc_hash model_hash;
 static bool model_on;
 static unsigned int model_slots = 512;
 static double sample_rate;		/* 0: not given */
+static const char *oracle_dir;
 static unsigned long long max_exact = 1ULL << 26;
 
 /* What the read gathers. */
@@ -606,6 +614,51 @@ static unsigned long long min_misses(unsigned int cap, const uint32_t *nxt)
 	return misses;
 }
 
+/* --oracle-general: one file a stretch, each lookup's next in it. */
+static void write_oracle(const uint32_t *nxt)
+{
+	size_t i, r = 0, start = 0, file = 0;
+	char path[4096];
+	FILE *f = NULL;
+
+	for (i = 0; i <= lookups.n; i++) {
+		unsigned char rec[24];
+		uint32_t t32;
+		uint64_t id;
+		int64_t next;
+
+		while (!f || (r < resets.n && resets.v[r] <= i)) {
+			if (f && fclose(f))
+				die("%s: %s", path, strerror(errno));
+			if (f) {
+				start = resets.v[r++];
+				if (start > i)
+					start = i;
+			}
+			snprintf(path, sizeof(path), "%s/%zu.bin", oracle_dir,
+				 file++);
+			f = fopen(path, "wb");
+			if (!f)
+				die("%s: %s", path, strerror(errno));
+		}
+		if (i == lookups.n)
+			break;
+		t32 = htole32((uint32_t)(i - start));
+		id = htole64((uint64_t)lookups.v[i] + 1);
+		next = nxt[i] == NONE ? -1 : (int64_t)(nxt[i] - start);
+		next = (int64_t)htole64((uint64_t)next);
+		memcpy(rec, &t32, 4);
+		memcpy(rec + 4, &id, 8);
+		t32 = htole32(1);
+		memcpy(rec + 12, &t32, 4);
+		memcpy(rec + 16, &next, 8);
+		if (fwrite(rec, sizeof(rec), 1, f) != 1)
+			die("%s: %s", path, strerror(errno));
+	}
+	if (fclose(f))
+		die("%s: %s", path, strerror(errno));
+}
+
 static void parse_sizes(const char *arg)
 {
 	char *copy = strdup(arg), *tok, *save = NULL, *end;
@@ -634,7 +687,8 @@ static void parse_sizes(const char *arg)
 static void help(FILE *f)
 {
 	fprintf(f, "usage: " PROG " [--sizes N[,N...]] [--model legacy|murmur3|none]\n"
-		"       [--slots N] [--sample RATE] [--max-exact N] TRACE|-\n");
+		"       [--slots N] [--sample RATE] [--max-exact N]\n"
+		"       [--oracle-general DIR] TRACE|-\n");
 }
 
 /* A count, or an estimate from the sample. */
@@ -654,6 +708,7 @@ int main(int argc, char **argv)
 		{ "slots", required_argument, NULL, 'n' },
 		{ "sample", required_argument, NULL, 's' },
 		{ "max-exact", required_argument, NULL, 'x' },
+		{ "oracle-general", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -706,6 +761,9 @@ int main(int argc, char **argv)
 				die("--max-exact: a number of records, not %s",
 				    optarg);
 			break;
+		case 'o':
+			oracle_dir = optarg;
+			break;
 		case 'h':
 			help(stdout);
 			return 0;
@@ -751,6 +809,8 @@ int main(int argc, char **argv)
 	       model_on ? model_name : "none", model_slots);
 
 	nxt = next_uses();
+	if (oracle_dir)
+		write_oracle(nxt);
 	for (i = 0; i < nsizes; i++) {
 		unsigned long long lru = cold, d;
 		unsigned int cap = sizes[i];
