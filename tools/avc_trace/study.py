@@ -416,6 +416,22 @@ def report_cost(trace, replays, seeded, thresholds):
         print(f'{t:>9}' + ''.join(f'{c:>34}' for c in cells))
 
 
+def advice(trace):
+    """avc-advise's recommendation for the trace (its rule, the one the
+    study's answers use), as its lines say it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    cmd = [os.path.join(here, '..', 'avcstat', 'avc-advise'), '--trace',
+           trace.path]
+    cost = read_misscost(trace)
+    if cost:
+        cmd += ['--miss-cost', str(cost[0])]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f'{trace.path}: avc-advise: {p.stderr.strip()}')
+    return [line.strip() for line in p.stdout.splitlines()
+            if line.startswith(('recommendation:', '  at '))]
+
+
 def report(trace, thresholds, replays, plots, seeded=None):
     n = len(trace.keys)
     m = trace.meta
@@ -475,6 +491,8 @@ def report(trace, thresholds, replays, plots, seeded=None):
         report_seeds(trace, replays, seeded)
     if trace.version == 2:
         report_cost(trace, replays, seeded or {}, thresholds)
+    for line in advice(trace):
+        print(f'{trace.name}: avc-advise: {line}')
     if plots:
         plot(trace, thresholds, replays, pols, lru, opt, ws, plots)
 
