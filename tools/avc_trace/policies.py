@@ -143,7 +143,7 @@ def main():
               f'{opt:>7}')
     if args.csv:
         with open(args.csv, 'w', newline='') as f:
-            w = csv.writer(f)
+            w = csv.writer(f, lineterminator='\n')
             w.writerow(['trace', 'size', 'lookups', 'cold', 'kernel61'] +
                        [p for p, _ in POLICIES] +
                        ['avc_curve_lru', 'avc_curve_fifo', 'avc_curve_min'])
