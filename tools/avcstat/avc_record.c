@@ -1461,6 +1461,7 @@ int main(int argc, char **argv)
 				die("the recorder did not open the window");
 			close(go[0]);
 			signal(SIGUSR1, SIG_DFL);
+			signal(SIGPIPE, SIG_DFL);	/* ignored is inherited */
 			execv(argv[optind], argv + optind);
 			die("%s: %s", argv[optind], strerror(errno));
 		}
@@ -1487,6 +1488,7 @@ int main(int argc, char **argv)
 			if (pid < 0)
 				die("fork: %s", strerror(errno));
 			if (!pid) {
+				signal(SIGPIPE, SIG_DFL);
 				execvp(argv[optind], argv + optind);
 				fprintf(stderr, PROG ": %s: %s\n", argv[optind],
 					strerror(errno));
