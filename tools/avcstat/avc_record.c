@@ -4,7 +4,7 @@
  * time, while a command runs or until interrupted, as an AVC trace
  * (tools/avcstat/avc_trace_format.h)
  *
- *   avc_record -o TRACE [-m META] [-b KB] [-w NAME] [-s SECONDS]
+ *   avc_record -o TRACE [-m META] [-b KB] [-w NAME] [-s SECONDS] [-l]
  *              [-i PIDFILE] [-- CMD [ARGS...]]
  *   avc_record --cleanup
  *
@@ -35,6 +35,13 @@
  *
  * Lookups nest (an interrupt's inside a task's): the joins keep a stack
  * per task.
+ *
+ * -l (lean, avc-advise's): only what a miss curve needs, the lookups'
+ * keys and times, the resets, the updates, and the misses' decisions
+ * (avc_node_populate(), joined to the newest lookup of its key in the
+ * task): no return probe and no requested permissions, so a lookup is
+ * one event, not two or three.  Its records carry no HIT flag (the
+ * kernel's hits over the window are the metadata's, from cache_stats).
  *
  * On a live host it touches nothing of anyone else's.  Before anything,
  * it checks that SELinux is enabled (selinuxfs's avc/cache_stats) and
@@ -141,6 +148,7 @@ static int nprobes;
 static pid_t owner;		/* the process that cleans up */
 static int pipe_fd = -1, on_fd = -1;	/* the instance's files in use */
 static atomic_int stop_sig;	/* the signal that ends the window */
+static int lean;		/* -l: only what a miss curve needs */
 
 static void cleanup(void);
 
@@ -799,6 +807,34 @@ static void task_push_miss(struct task *t, uint64_t idx, uint64_t ts)
 }
 
 /*
+ * -l: no returns; the lookup a populate inserts the decision of, the
+ * newest of this task's with that key, taken off its stack; its time in
+ * *@ts.  The others are left to fall off the stack's bottom.
+ */
+static struct avc_trace_record2 *task_take_lookup(struct task *t,
+						  const char *p, uint64_t *ts)
+{
+	uint32_t ssid = (uint32_t)field(p, "ssid");
+	uint32_t tsid = (uint32_t)field(p, "tsid");
+	uint16_t tclass = (uint16_t)field(p, "tclass");
+	struct avc_trace_record2 *r;
+	int i;
+
+	for (i = t->nlookup - 1; i >= 0; i--) {
+		r = rec_at(t->lookup[i]);
+		if (r && le32toh(r->ssid) == ssid && le32toh(r->tsid) == tsid &&
+		    le16toh(r->tclass) == tclass) {
+			*ts = le64toh(r->ts_ns);
+			memmove(t->lookup + i, t->lookup + i + 1,
+				sizeof(t->lookup[0]) * (t->nlookup - i - 1));
+			t->nlookup--;
+			return r;
+		}
+	}
+	return NULL;
+}
+
+/*
  * The miss a populate inserts: the newest of this task's, by key; its
  * lookup's return time in *@ts.
  */
@@ -828,13 +864,16 @@ static struct avc_trace_record2 *task_pop_miss(struct task *t, const char *p,
 static void print_usage(FILE *f)
 {
 	fprintf(f, "usage: %s -o TRACE [-m META] [-b KB] [-w NAME] [-s SECONDS]\n"
-		"           [-i PIDFILE] [-- CMD [ARGS...]]\n"
+		"           [-l] [-i PIDFILE] [-- CMD [ARGS...]]\n"
 		"       %s --cleanup\n"
 		"  -o TRACE    the recorded trace (avc_trace_format.h format)\n"
 		"  -m META     its metadata, key=value lines\n"
 		"  -b KB       the ring buffer per CPU (default: sized to the host)\n"
 		"  -w NAME     the workload's name, for META (default: CMD)\n"
 		"  -s SECONDS  record at most SECONDS (without CMD: exactly)\n"
+		"  -l          lean: only the lookups' keys and times, the resets,\n"
+		"              the updates and the misses' decisions (no returns,\n"
+		"              no requested permissions): half the events or less\n"
 		"  -i PIDFILE  CMD is an init: exec it in this process once the\n"
 		"              window is open; a child records until SIGUSR1\n"
 		"  --cleanup   remove the probes and instances of recorders\n"
@@ -898,7 +937,7 @@ static void process_line(const char *line)
 		return;
 	}
 	if (strstr(p, " populate: ")) {
-		x = task_pop_miss(t, p, &t0);
+		x = lean ? task_take_lookup(t, p, &t0) : task_pop_miss(t, p, &t0);
 		if (x) {
 			x->flags |= AVC_TRACE_F_DECIDED;
 			set_decision(x, p);
@@ -1244,7 +1283,7 @@ int main(int argc, char **argv)
 	pid_t pid = 0;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "+o:m:b:w:i:s:h", longopts,
+	while ((opt = getopt_long(argc, argv, "+o:m:b:w:i:s:lh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'o':
@@ -1272,6 +1311,9 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			do_cleanup = 1;
+			break;
+		case 'l':
+			lean = 1;
 			break;
 		case 'h':
 			print_usage(stdout);
@@ -1347,9 +1389,11 @@ int main(int argc, char **argv)
 	 * not read.  64 instances in flight, so that nested and concurrent
 	 * lookups are not missed (kprobe_profile's misses are counted).
 	 */
-	probe_with_decision(def, sizeof(def), "avc_lookup node=$retval:x64",
-			    "$retval", 12);
-	add_probe_must("r64", "lookup_ret", def);
+	if (!lean) {
+		probe_with_decision(def, sizeof(def),
+				    "avc_lookup node=$retval:x64", "$retval", 12);
+		add_probe_must("r64", "lookup_ret", def);
+	}
 	/*
 	 * A miss's decision, as avc_insert() puts it in the new node.  A
 	 * kernel that inlines avc_node_populate() (make upstream's, built
@@ -1365,7 +1409,7 @@ int main(int argc, char **argv)
 		       "misses carry no decision");
 	}
 	/* What was asked for, where the lookups come from. */
-	for (i = 0; i < ARRAY_SIZE(req_funcs); i++) {
+	for (i = 0; !lean && i < ARRAY_SIZE(req_funcs); i++) {
 		char name[8];
 
 		if (!have_symbol(req_funcs[i]))
@@ -1629,8 +1673,8 @@ int main(int argc, char **argv)
 			(unsigned long long)nunmatched,
 			(unsigned long long)ngranted,
 			(unsigned long long)ndenied);
-		fprintf(meta, "buffer_kb=%lu\ninterrupted=%d\n", bufkb,
-			stop_sig ? 1 : 0);
+		fprintf(meta, "buffer_kb=%lu\ninterrupted=%d\nlean=%d\n", bufkb,
+			stop_sig ? 1 : 0, lean);
 		fprintf(meta, "recorder_maxrss_kb=%ld\nrecorder_cpu_s=%.2f\n",
 			ru.ru_maxrss, ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
