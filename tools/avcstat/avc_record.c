@@ -1030,10 +1030,15 @@ static ssize_t pump(void)
 	return n;
 }
 
-static void drain(void)
+/*
+ * All the pipe holds (-1: no limit), or at most @reads reads of it;
+ * returns 1 if it stopped at the limit, the pipe not empty.
+ */
+static int drain(int reads)
 {
-	while (pump() > 0)
-		;
+	while (reads && pump() > 0)
+		reads--;
+	return !reads;
 }
 
 /* The ring buffer's size per CPU: -b, else a 64th of the memory free. */
@@ -1226,7 +1231,7 @@ static void window_close(int stats_fd, int on_fd, struct avc_stats *s1,
 	*t1 = mono_ns();
 	read_stats(stats_fd, s1);
 	edges_done();
-	drain();
+	drain(-1);
 }
 
 /*
@@ -1244,10 +1249,17 @@ static int window_run(pid_t pid, int *status, uint64_t deadline)
 	 */
 	struct timespec nap = { 0, 100 * 1000 * 1000 };
 
+	int behind = 0;
+
 	edges_done();
 	for (;;) {
-		nanosleep(&nap, NULL);
-		drain();
+		if (!behind)
+			nanosleep(&nap, NULL);
+		/*
+		 * A reader behind the events must still see the command's
+		 * end: at most 4 MiB of text between two looks.
+		 */
+		behind = drain(64);
 		if (stop_sig)
 			return 0;
 		if (pid > 0 && waitpid(pid, status, WNOHANG) == pid)
