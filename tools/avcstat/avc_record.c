@@ -18,7 +18,10 @@
  * recorded (trace format version 2) with:
  *
  *  - the time (tracefs's mono clock: CLOCK_MONOTONIC, to the microsecond)
- *    and the CPU;
+ *    and the CPU; read while the CPUs write, trace_pipe may give an
+ *    event after a later one of another CPU, which then takes that
+ *    one's time (the metadata's times_raised counts them and says by
+ *    how much at most), so that times never go back;
  *  - the permissions asked for, from the entry of the function that
  *    looked up: avc_has_perm() (into which avc_has_perm_noaudit() is
  *    inlined), the out-of-line avc_has_perm_noaudit() the hooks call, or
@@ -538,6 +541,7 @@ static const char *out_path;
 static uint64_t nhit, nmiss, nundecided, nrequested, nunmatched;
 static uint64_t ngranted, ndenied, nlookup, nreset, nupdate, nlost_lines;
 static uint64_t miss_cost_ns, miss_cost_n;
+static uint64_t last_ts, ts_adjusted, ts_adjust_max;
 static int have_update;
 
 static void flush_one(void)
@@ -985,6 +989,18 @@ static void process_line(const char *line)
 			key_add((uint32_t)ssid, (uint32_t)tsid,
 				(uint16_t)tclass);
 	}
+	/*
+	 * Read while the CPUs write, trace_pipe can give an event after a
+	 * later one of another CPU's (committed late): records keep the
+	 * order they are read in, with times made non-decreasing (counted).
+	 */
+	if (ts < last_ts) {
+		ts_adjusted++;
+		if (last_ts - ts > ts_adjust_max)
+			ts_adjust_max = last_ts - ts;
+		ts = last_ts;
+	}
+	last_ts = ts;
 	r.ts_ns = htole64(ts);
 	r.seq = htole32((uint32_t)nrec);
 	r.cpu = htole16((uint16_t)cpu);
@@ -1687,6 +1703,8 @@ int main(int argc, char **argv)
 			(unsigned long long)ndenied);
 		fprintf(meta, "buffer_kb=%lu\ninterrupted=%d\nlean=%d\n", bufkb,
 			stop_sig ? 1 : 0, lean);
+		fprintf(meta, "times_raised=%llu\ntimes_raised_max_us=%.3f\n",
+			(unsigned long long)ts_adjusted, ts_adjust_max / 1e3);
 		fprintf(meta, "recorder_maxrss_kb=%ld\nrecorder_cpu_s=%.2f\n",
 			ru.ru_maxrss, ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
