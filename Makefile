@@ -2,15 +2,16 @@
 #
 # avc_rcu: build the module against a kernel build tree, and the tools.
 #
-#   make                 avc_rcu.ko, tools/avcstat/avcstat,
-#                        tools/avc_workload/avc_workload and
-#                        tools/avc_trace/'s avc_tracegen, avc_record and
+#   make                 avc_rcu.ko, tools/avcstat/'s avcstat, avc-curve
+#                        and avc_record, tools/avc_workload/avc_workload
+#                        and tools/avc_trace/'s avc_tracegen and
 #                        avc_replay_access
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
 #   make install         the module (modules_install, then depmod),
 #                        avcstat built for this machine as avcstat-rcu,
-#                        and its man page (PREFIX=/usr/local, DESTDIR,
+#                        avc-advise with its engine and recorder, and
+#                        their man pages (PREFIX=/usr/local, DESTDIR,
 #                        INSTALL_MOD_PATH, AVCSTAT_NAME=avcstat honoured)
 #   make uninstall       remove what make install installed (same variables)
 #   make selftests       the kselftests, built and installed into build/ksft
@@ -34,8 +35,10 @@
 #                        lookups beside the kernel AVC's on live traffic
 #                        (tools/avc_trace/trace --workload mirror)
 #   make study           replay the shipped traces at thresholds 16..8192
-#                        under every reclaim policy; tables and plots in
-#                        build/study/ (Documentation/study.rst)
+#                        under every reclaim policy; avc-advise checked
+#                        against libCacheSim and validated live in a
+#                        guest; tables and plots in build/study/
+#                        (Documentation/study.rst)
 #   make upstream        the reclaim series of tools/upstream/series/ in the
 #                        kernel's own AVC: Debian's newest linux-source
 #                        (7.x, fetched with apt) built stock and patched,

@@ -17,7 +17,7 @@ set -eu
 
 . "$(dirname "$0")/lib/tst.sh"
 live=0
-PLAN=72
+PLAN=77
 HDR='lookups hits misses allocations reclaims frees'
 T=$TMP
 
@@ -197,6 +197,13 @@ if command -v script >/dev/null 2>&1 && command -v stty >/dev/null 2>&1 &&
 			>"$T/tty.out"
 		echo $? >"$T/tty.rc"
 	) &
+	# -o csv on the same terminal: a CSV has one header, never repeated.
+	(
+		script -qec "stty rows 6 cols 80; exec '$AVCSTAT' -o csv -f '$LF' 1 6" \
+			/dev/null </dev/null 2>"$T/ttycsv.err" | tr -d '\r' \
+			>"$T/ttycsv.out"
+		echo $? >"$T/ttycsv.rc"
+	) &
 fi
 
 # --- help ---------------------------------------------------------------
@@ -263,6 +270,22 @@ is "-t 1 2: a time column, HH:MM:SS, before the same rows (74 columns)" tod \
 	 [ "$(cut -c 10- "$T/tod.out" | sed -n 2,3p)" = \
 	   "$(row "7 7 7 7 7 7"; row "0 0 0 0 0 0")" ]'
 
+# The time of day, not the time since boot: the row's HH:MM:SS is the
+# local time of a second between the run's start and its end.
+stats "$T/tod" "1 2 3 4 5 6"
+t0=$(date +%s)
+run -t -f "$T/tod"
+t1=$(date +%s)
+hms=$(sed -n '2s/ .*//p' "$T/r.out")
+tod_ok=0
+s=$t0
+while [ "$s" -le "$t1" ]; do
+	[ "$(date -d "@$s" +%H:%M:%S)" != "$hms" ] || tod_ok=1
+	s=$((s + 1))
+done
+is "-t: the row's time is the time of day ($hms, between $(date -d "@$t0" +%H:%M:%S) and $(date -d "@$t1" +%H:%M:%S))" r \
+	'clean r && [ "$tod_ok" = 1 ]'
+
 # --- -o csv -----------------------------------------------------------------
 
 CSVHDR=time,elapsed,interval,lookups,hits,misses,allocs,reclaims,frees,threshold
@@ -300,6 +323,13 @@ run -o csv -f "$F"
 is "-o csv: threshold empty without a cache_threshold beside the file" r \
 	'clean r && [ "$(csv_rows "$T/r.out" 1)" = "7,7,7,7,7,7," ]'
 
+# SELinux takes 0 (every insert reclaims): recorded as 0, not as none.
+echo 0 >"$D/cache_threshold"
+run -o csv -f "$CF"
+is "-o csv: a cache_threshold of 0 is recorded as 0, not left empty" r \
+	'clean r && [ "$(csv_rows "$T/r.out" 1)" = "11,22,33,44,55,66,0" ]'
+echo 512 >"$D/cache_threshold"
+
 # A recording over a change of threshold, one read apart: the changes
 # per row, the threshold of each read, the header once.
 stats "$CF" "4294967290 0 0 0 0 0" "100 200 300 400 500 600"
@@ -336,18 +366,31 @@ wait_until 15 has_lines "$T/cum.out" 2 || true
 stats "$F" "5 9 1 8 1 2" "101 202 303 404 505 606"
 wait_until 15 has_lines "$T/dlt.out" 3 || true
 wait_until 15 has_lines "$T/cum.out" 3 || true
-stats "$F" "4294967295 10 1 8 1 2" "101 202 303 404 505 606"
+stats "$F" "2147483652 10 1 8 1 2" "101 202 303 404 505 606"
 
 { header; row "4294967390 4294967495 300 407 501 602"; row "12 12 4 5 5 6"
-  row "4294967290 1 0 0 0 0"; } >"$E"
+  row "2147483647 1 0 0 0 0"; } >"$E"
 finish dlt 15
-out_is "deltas per CPU modulo 2^32 (4294967290 -> 5 is 11)" dlt
+out_is "deltas per CPU modulo 2^32 (4294967290 -> 5 is 11; 2^31 - 1 forward)" dlt
 
 { header; row "4294967390 4294967495 300 407 501 602"
   row "4294967402 4294967507 304 412 506 608"
-  row "8589934692 4294967508 304 412 506 608"; } >"$E"
+  row "6442451049 4294967508 304 412 506 608"; } >"$E"
 finish cum 15
 out_is "-c: first totals plus deltas, monotonic across wraps" cum
+
+# A counter that goes back (by 2^31 or more modulo 2^32: no wrap) is a
+# reset, not 4 billion events: one error line after the rows so far.
+stats "$F" "1000 900 100 100 0 0" "7 7 7 7 7 7"
+start back -f "$F" 2
+wait_until 15 has_lines "$T/back.out" 2 || true
+stats "$F" "1000 900 100 100 0 0" "7 7 3 7 7 7"
+finish back 15
+{ header; row "1007 907 107 107 7 7"; } >"$E"
+pat="$NAME: $F: CPU row 2: misses went back from 7 to 3 (counters reset? a 32-bit wrap is a step of less than 2^31)"
+is "a counter that goes back: one error line naming it, exit 1" back \
+	'[ "$rc" = 1 ] && cmp -s "$E" "$T/back.out" &&
+	 [ "$(lines "$T/back.err")" = 1 ] && [ "$(cat "$T/back.err")" = "$pat" ]'
 
 # --- the number of CPU rows changes ---------------------------------------
 
@@ -366,17 +409,22 @@ is "CPU row count change: one error line, exit 1" chg \
 
 B=$T/bad
 
-# bad_row DESC LINE ROW...: a file of ROWs refused, naming LINE
+# bad_row DESC LINE WHY ROW...: a file of ROWs refused, naming LINE and
+# saying WHY (a glob)
 bad_row() {
-	desc=$1 line=$2; shift 2
+	desc=$1 line=$2 why=$3; shift 3
 	stats "$B" "$@"
-	expect_err "$desc" \
-		"$NAME: $B: line $line: expected 6 unsigned 32-bit fields" -f "$B"
+	expect_err "$desc" "$NAME: $B: line $line: $why" -f "$B"
 }
+
+# What a bad row is told, by its fault.
+NOT_NUM='is not an unsigned decimal number'
+SPACES='a space before, after or between two fields: fields are separated by one space'
 
 bad_header() {
 	printf '%s\n1 2 3 4 5 6\n' "$2" >"$B"
-	expect_err "$1" "$NAME: $B: invalid header \"*\"" -f "$B"
+	expect_err "$1" \
+		"$NAME: $B: invalid header \"*\" (expected \"$HDR\")" -f "$B"
 }
 
 bad_header "bad header: avcstat's column names" \
@@ -385,20 +433,28 @@ bad_header "bad header: trailing space" "$HDR "
 bad_header "bad header: CRLF" "$(printf '%s\r' "$HDR")"
 bad_header "bad header: a CPU row instead" "1 2 3 4 5 6"
 
-bad_row "bad row: 5 fields" 3 "1 2 3 4 5 6" "1 2 3 4 5"
-bad_row "bad row: 7 fields" 2 "1 2 3 4 5 6 7"
-bad_row "bad row: letters" 2 "1 2 3 4 5 x6"
-bad_row "bad row: negative" 2 "1 2 3 -4 5 6"
-bad_row "bad row: 2^32" 2 "4294967296 2 3 4 5 6"
-bad_row "bad row: plus sign" 2 "+1 2 3 4 5 6"
-bad_row "bad row: hex" 2 "0x10 2 3 4 5 6"
-bad_row "bad row: two spaces" 2 "1  2 3 4 5 6"
-bad_row "bad row: leading space" 2 " 1 2 3 4 5 6"
-bad_row "bad row: trailing space" 2 "1 2 3 4 5 6 "
-bad_row "bad row: tab separator" 2 "$(printf '1\t2 3 4 5 6')"
-bad_row "bad row: empty line between rows" 3 "1 2 3 4 5 6" "" \
-	"1 2 3 4 5 6"
-bad_row "bad row: trailing empty line" 3 "1 2 3 4 5 6" ""
+bad_row "bad row: 5 fields" 3 "5 fields, expected 6" "1 2 3 4 5 6" \
+	"1 2 3 4 5"
+bad_row "bad row: 7 fields" 2 "7 fields, expected 6" "1 2 3 4 5 6 7"
+bad_row "bad row: letters, named with their field" 2 \
+	"field 6, \"x6\", $NOT_NUM" "1 2 3 4 5 x6"
+bad_row "bad row: negative" 2 "field 4, \"-4\", $NOT_NUM" "1 2 3 -4 5 6"
+bad_row "bad row: 2^32, too large for a 32-bit counter" 2 \
+	"field 1, \"4294967296\", is larger than 4294967295 (the counters are 32-bit)" \
+	"4294967296 2 3 4 5 6"
+bad_row "bad row: plus sign" 2 "field 1, \"+1\", $NOT_NUM" "+1 2 3 4 5 6"
+bad_row "bad row: hex" 2 "field 1, \"0x10\", $NOT_NUM" "0x10 2 3 4 5 6"
+bad_row "bad row: two spaces" 2 "$SPACES" "1  2 3 4 5 6"
+bad_row "bad row: leading space" 2 "$SPACES" " 1 2 3 4 5 6"
+bad_row "bad row: trailing space" 2 "$SPACES" "1 2 3 4 5 6 "
+bad_row "bad row: tab separator" 2 "5 fields, expected 6" \
+	"$(printf '1\t2 3 4 5 6')"
+bad_row "bad row: tab separator among six fields" 2 \
+	"field 1, \"1\\\\x092\", $NOT_NUM" "$(printf '1\t2 3 4 5 6 7')"
+bad_row "bad row: empty line between rows" 3 \
+	"empty, expected a CPU row of 6 numbers" "1 2 3 4 5 6" "" "1 2 3 4 5 6"
+bad_row "bad row: trailing empty line" 3 \
+	"empty, expected a CPU row of 6 numbers" "1 2 3 4 5 6" ""
 
 awk -v hdr="$HDR" 'BEGIN {
 	print hdr
@@ -407,7 +463,7 @@ awk -v hdr="$HDR" 'BEGIN {
 	print "1 2 3 4 5"
 }' >"$B"
 expect_err "bad row 300 of 300: line number 301 named" \
-	"$NAME: $B: line 301: expected 6 unsigned 32-bit fields" -f "$B"
+	"$NAME: $B: line 301: 5 fields, expected 6" -f "$B"
 
 printf '%s\n' "$HDR" >"$B"
 expect_err "header only: no CPU rows" "$NAME: $B: no CPU rows" -f "$B"
@@ -551,8 +607,14 @@ if [ "$have_script" = 1 ]; then
 	rc=$(cat "$T/tty.rc" 2>/dev/null || true)
 	is "on a terminal of 6 rows: the header again every 4 rows" tty \
 		'[ "$rc" = 0 ] && cmp -s "$E" "$T/tty.out"'
+	wait_until 20 test -s "$T/ttycsv.rc" || true
+	rc=$(cat "$T/ttycsv.rc" 2>/dev/null || true)
+	is "-o csv on a terminal of 6 rows: one header over 6 rows" ttycsv \
+		'[ "$rc" = 0 ] && csv_rows "$T/ttycsv.out" 6 >/dev/null'
 else
 	skip "on a terminal of 6 rows: the header again every 4 rows" \
+		"no script(1)"
+	skip "-o csv on a terminal of 6 rows: one header over 6 rows" \
 		"no script(1)"
 fi
 

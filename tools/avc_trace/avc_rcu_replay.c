@@ -4,7 +4,7 @@
  * full speed, with no system call per lookup.
  *
  * The module makes one file, /sys/kernel/debug/avc_rcu_replay (root only).
- * Write a whole trace to it (tools/avc_trace/avc_trace_format.h) on one
+ * Write a whole trace to it (tools/avcstat/avc_trace_format.h) on one
  * open file, in writes of any size:
  *
  *	dd if=boot.trace of=/sys/kernel/debug/avc_rcu_replay bs=1M
@@ -37,7 +37,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <avc_rcu/avc_rcu.h>
-#include "avc_trace_format.h"
+#include "../avcstat/avc_trace_format.h"
 
 #define REPLAY_CHUNK	(64 * 1024)
 

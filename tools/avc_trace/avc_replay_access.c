@@ -47,7 +47,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "avc_trace_format.h"
+#include "../avcstat/avc_trace_format.h"
 #include "trace_oracle.h"
 
 #define PROG	"avc_replay_access"

@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include <endian.h>
 
-#include "avc_trace_format.h"
+#include "../avcstat/avc_trace_format.h"
 
 #define PROG	"avc_tracegen"
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

@@ -7,24 +7,25 @@
   study.py [--replay-log LOG] [--seed-log SEED=LOG ...] [--plots DIR]
            [--thresholds LIST] TRACE...
 
-TRACE is an AVC trace (tools/avc_trace/avc_trace_format.h), plain or .xz,
+TRACE is an AVC trace (tools/avcstat/avc_trace_format.h), plain or .xz,
 with its NAME.meta beside it.  Per trace: what the trace itself says
 (lookups, keys, the working set), the misses of an exact LRU and of
 Belady's MIN of each threshold's capacity (fully associative, emptied at
-each reset), and with the logs of tools/native/run replay, avc_rcu's
-under each policy and hash seed, and the capacity misses' CPU time.
+each reset: avc-advise's engine, tools/avcstat/avc-curve, computes
+both), and with the logs of tools/native/run replay, avc_rcu's under
+each policy and hash seed, and the capacity misses' CPU time.
 --slots-sweep: only the slots sweep's table and CSV.  --check-meta: only
 check each trace against its metadata and the compressed traces' budget.
 """
 
 import argparse
 import csv
-import heapq
 import lzma
 import os
 import re
 import statistics
 import struct
+import subprocess
 import sys
 
 HEADER = struct.Struct('<8sIIQII')
@@ -44,6 +45,7 @@ class Trace:
     """One trace: its lookups as key numbers, where it resets, its meta."""
 
     def __init__(self, path):
+        self.path = path
         self.name = re.sub(r'\.trace(\.xz)?$', '', os.path.basename(path))
         opener = lzma.open if path.endswith('.xz') else open
         with opener(path, 'rb') as f:
@@ -104,51 +106,31 @@ def cold_misses(trace):
     return sum(len(set(trace.keys[a:b])) for a, b in trace.segments())
 
 
-def lru_misses(trace, capacities):
-    """Misses of an exact LRU of each capacity, from the stack distances."""
-    dist = []	# the LRU stack distance of each lookup, INF if first
-    for a, b in trace.segments():
-        stack = []	# most recent first
-        for k in trace.keys[a:b]:
-            try:
-                d = stack.index(k)
-                del stack[d]
-            except ValueError:
-                d = INF
-            stack.insert(0, k)
-            dist.append(d)
-    return {c: sum(1 for d in dist if d >= c) for c in capacities}
-
-
-def min_misses(trace, capacity):
-    """Misses of Belady's MIN of one capacity (demand fetch, no bypass)."""
-    keys = trace.keys
-    nxt = [INF] * len(keys)
-    for a, b in trace.segments():
-        last = {}
-        for i in range(b - 1, a - 1, -1):
-            nxt[i] = last.get(keys[i], INF)
-            last[keys[i]] = i
-    misses = 0
-    for a, b in trace.segments():
-        if len(set(keys[a:b])) <= capacity:
-            misses += len(set(keys[a:b]))
-            continue
-        cache = {}	# key: its next use
-        heap = []	# (-next use, key), stale entries skipped
-        for i in range(a, b):
-            k = keys[i]
-            if k not in cache:
-                misses += 1
-                if len(cache) >= capacity:
-                    while True:
-                        n, v = heapq.heappop(heap)
-                        if cache.get(v) == -n:
-                            del cache[v]
-                            break
-            cache[k] = nxt[i]
-            heapq.heappush(heap, (-nxt[i], k))
-    return misses
+def curve(trace, capacities):
+    """avc-advise's exact LRU and Belady's MIN of each capacity, from its
+    engine (tools/avcstat/avc-curve: the one copy of both): {capacity:
+    (lru, min)}, and its cold misses."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    tools = os.path.join(here, '..', 'avcstat')
+    prog = os.path.join(tools, 'avc-curve')
+    if subprocess.run(['make', '-s', '-C', tools, 'avc-curve']).returncode:
+        sys.exit('make -C tools/avcstat avc-curve failed')
+    opener = lzma.open if trace.path.endswith('.xz') else open
+    with opener(trace.path, 'rb') as f:
+        p = subprocess.run([prog, '--sizes',
+                            ','.join(map(str, sorted(set(capacities)))),
+                            '-'], input=f.read(), capture_output=True)
+    if p.returncode:
+        sys.exit(f'{trace.path}: {p.stderr.decode().strip()}')
+    res, cold = {}, None
+    for line in p.stdout.decode().splitlines():
+        w = line.split()
+        kv = dict(x.split('=', 1) for x in w[1:] if '=' in x)
+        if w[0] == 'size':
+            res[int(w[1])] = (int(kv['lru']), int(kv['min']))
+        elif w[0] == 'trace':
+            cold = int(kv['cold'])
+    return res, cold
 
 
 def working_set(trace, w):
@@ -310,8 +292,11 @@ def check_meta(trace):
     if not trace.resets and cold != trace.distinct:
         bad.append(f'cold misses {cold} != distinct keys {trace.distinct}')
     big = max(b - a for a, b in trace.segments()) + 1
-    lru = lru_misses(trace, (big,))[big]
-    opt = min_misses(trace, big)
+    res, ccold = curve(trace, (big,))
+    lru, opt = res[big]
+    if ccold != cold:
+        bad.append(f'avc-curve counts {ccold} cold misses, this reader '
+                   f'{cold}')
     if lru != cold or opt != cold:
         bad.append(f'a cache of {big} misses LRU {lru}, MIN {opt}, '
                    f'not the {cold} cold misses')
@@ -431,6 +416,22 @@ def report_cost(trace, replays, seeded, thresholds):
         print(f'{t:>9}' + ''.join(f'{c:>34}' for c in cells))
 
 
+def advice(trace):
+    """avc-advise's recommendation for the trace (its rule, the one the
+    study's answers use), as its lines say it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    cmd = [os.path.join(here, '..', 'avcstat', 'avc-advise'), '--trace',
+           trace.path]
+    cost = read_misscost(trace)
+    if cost:
+        cmd += ['--miss-cost', str(cost[0])]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f'{trace.path}: avc-advise: {p.stderr.strip()}')
+    return [line.strip() for line in p.stdout.splitlines()
+            if line.startswith(('recommendation:', '  at '))]
+
+
 def report(trace, thresholds, replays, plots, seeded=None):
     n = len(trace.keys)
     m = trace.meta
@@ -455,8 +456,9 @@ def report(trace, thresholds, replays, plots, seeded=None):
               f'{w} lookups: median {statistics.median(ws[w]):.0f}, '
               f'90th percentile {sorted(ws[w])[len(ws[w]) * 9 // 10]}, '
               f'max {max(ws[w])}')
-    lru = lru_misses(trace, thresholds)
-    opt = {c: min_misses(trace, c) for c in thresholds}
+    res, _ = curve(trace, thresholds)
+    lru = {c: res[c][0] for c in thresholds}
+    opt = {c: res[c][1] for c in thresholds}
     pols = [p for p in POLICIES
             if any((trace.name, p, t) in replays for t in thresholds)]
     print(f'{trace.name}: hit ratio % (misses) by cache_threshold; '
@@ -489,6 +491,8 @@ def report(trace, thresholds, replays, plots, seeded=None):
         report_seeds(trace, replays, seeded)
     if trace.version == 2:
         report_cost(trace, replays, seeded or {}, thresholds)
+    for line in advice(trace):
+        print(f'{trace.name}: avc-advise: {line}')
     if plots:
         plot(trace, thresholds, replays, pols, lru, opt, ws, plots)
 

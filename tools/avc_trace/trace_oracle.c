@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "avc_trace_format.h"
+#include "../avcstat/avc_trace_format.h"
 #include "trace_oracle.h"
 
 #define AVD_FLAGS_PERMISSIVE	1

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The kernel's decisions as the oracle of a replay: from a version 2
- * trace (tools/avc_trace/avc_trace_format.h), the policy each stretch
+ * trace (tools/avcstat/avc_trace_format.h), the policy each stretch
  * between two resets (a policy load or a boolean change) answered with,
  * as avc_rcu's policy text, and the check of every lookup a replay makes
  * against the answer the kernel gave.  Userspace C, for the replays that

@@ -91,7 +91,8 @@ static const char usage_text[] =
 	"Columns: lookups, hits, misses, allocs (allocations), reclaims,\n"
 	"frees. Per-CPU counters are 32-bit and wrap: each CPU's delta is\n"
 	"taken modulo 2^32 and the deltas are summed in 64 bits, so -c totals\n"
-	"keep growing across wraps. On a terminal the header is repeated\n"
+	"keep growing across wraps; a counter that goes back (by 2^31 or\n"
+	"more: a reset) is an error. On a terminal the header is repeated\n"
 	"every screenful (terminal rows - 2 data rows); into a pipe or a file\n"
 	"it is printed once.\n"
 	"\n"
@@ -377,12 +378,12 @@ static size_t read_whole(struct stats_file *sf)
 	}
 }
 
-/* Print a line from the file in quotes, readable and bounded. */
-static void die_bad_header(const char *path, const char *s, size_t len)
+/* @s, @len bytes, in @shown: quoted, readable and bounded. */
+static void quote(char *shown, const char *s, size_t len)
 {
-	char shown[MAX_SHOWN_HEADER * 4 + 4];
 	size_t i, o = 0;
 
+	shown[o++] = '"';
 	for (i = 0; i < len && i < MAX_SHOWN_HEADER; i++) {
 		unsigned char c = s[i];
 
@@ -395,40 +396,66 @@ static void die_bad_header(const char *path, const char *s, size_t len)
 	}
 	if (i < len)
 		o += sprintf(shown + o, "...");
+	shown[o++] = '"';
 	shown[o] = '\0';
-	die("%s: invalid header \"%s\"", path, shown);
+}
+
+#define QUOTED_SIZE	(MAX_SHOWN_HEADER * 4 + 6)
+
+static noreturn void die_bad_header(const char *path, const char *s,
+				    size_t len)
+{
+	char shown[QUOTED_SIZE];
+
+	quote(shown, s, len);
+	die("%s: invalid header %s (expected \"%s\")", path, shown,
+	    AVC_RCU_CACHE_STATS_HEADER);
 }
 
 /*
  * One CPU row: exactly NFIELDS unsigned decimal numbers that fit in
- * 32 bits, separated by single spaces, nothing before or after.
+ * 32 bits, separated by single spaces, nothing before or after.  On a
+ * bad row, dies naming line @lineno of @path and what is wrong with it.
  */
-static bool parse_row(const char *s, size_t len, u32 *out)
+static void parse_row(const char *path, size_t lineno, const char *s,
+		      size_t len, u32 *out)
 {
-	const char *end = s + len;
-	unsigned int field;
+	const char *end = s + len, *p, *tok;
+	char shown[QUOTED_SIZE];
+	unsigned int field, n;
 
-	for (field = 0; field < NFIELDS; field++) {
+	if (!len)
+		die("%s: line %zu: empty, expected a CPU row of %d numbers",
+		    path, lineno, NFIELDS);
+	if (s[0] == ' ' || end[-1] == ' ' || memmem(s, len, "  ", 2))
+		die("%s: line %zu: a space before, after or between two fields: %s",
+		    path, lineno, "fields are separated by one space");
+	for (n = 1, p = s; p < end; p++)
+		n += *p == ' ';
+	if (n != NFIELDS)
+		die("%s: line %zu: %u fields, expected %d", path, lineno, n,
+		    NFIELDS);
+	for (field = 0, tok = s; field < NFIELDS; field++, tok = p + 1) {
 		u32 v = 0;
-		const char *start;
 
-		if (field) {
-			if (s == end || *s != ' ')
-				return false;
-			s++;
-		}
-		for (start = s; s < end && *s >= '0' && *s <= '9'; s++) {
-			unsigned int d = *s - '0';
+		p = memchr(tok, ' ', end - tok);
+		if (!p)
+			p = end;
+		quote(shown, tok, p - tok);
+		for (const char *c = tok; c < p; c++) {
+			unsigned int d = *c - '0';
 
+			if (*c < '0' || *c > '9')
+				die("%s: line %zu: field %u, %s, is not an unsigned decimal number",
+				    path, lineno, field + 1, shown);
 			if (v > (U32_MAX - d) / 10)
-				return false;
+				die("%s: line %zu: field %u, %s, is larger than %u %s",
+				    path, lineno, field + 1, shown, U32_MAX,
+				    "(the counters are 32-bit)");
 			v = v * 10 + d;
 		}
-		if (s == start)
-			return false;
 		out[field] = v;
 	}
-	return s == end;
 }
 
 static void read_sample(struct stats_file *sf, struct sample *smp)
@@ -456,14 +483,34 @@ static void read_sample(struct stats_file *sf, struct sample *smp)
 			smp->v = xrealloc(smp->v, smp->cap * NFIELDS *
 					  sizeof(*smp->v));
 		}
-		if (!parse_row(p, eol - p, smp->v + rows * NFIELDS))
-			die("%s: line %zu: expected %d unsigned 32-bit fields",
-			    sf->path, lineno, NFIELDS);
+		parse_row(sf->path, lineno, p, eol - p,
+			  smp->v + rows * NFIELDS);
 		p = eol + (eol < end);
 	}
 	if (!rows)
 		die("%s: no CPU rows", sf->path);
 	smp->ncpus = rows;
+}
+
+/*
+ * How far counter @i (CPU i / NFIELDS, column i % NFIELDS) moved from
+ * @a to @b, modulo 2^32: the per-CPU counters are 32-bit and wrap.  As
+ * in serial number arithmetic (RFC 1982), a step of 2^31 or more is not
+ * taken as a wrap: the counter went back (the counters were reset, the
+ * module reloaded, or the file is another), which is an error.
+ */
+static u32 counter_step(const struct stats_file *sf, size_t i, u32 a, u32 b)
+{
+	static const char *const names[NFIELDS] = {
+		"lookups", "hits", "misses", "allocs", "reclaims", "frees",
+	};
+	u32 d = b - a;
+
+	if (d >= 0x80000000U)
+		die("%s: CPU row %zu: %s went back from %u to %u %s",
+		    sf->path, i / NFIELDS + 1, names[i % NFIELDS], a, b,
+		    "(counters reset? a 32-bit wrap is a step of less than 2^31)");
+	return d;
 }
 
 static void now(clockid_t clock, struct timespec *ts)
@@ -787,8 +834,8 @@ int main(int argc, char **argv)
 			    sf.path, prev->ncpus, cur->ncpus);
 		memset(delta, 0, sizeof(delta));
 		for (i = 0; i < cur->ncpus * NFIELDS; i++)
-			delta[i % NFIELDS] += (u32)(cur->v[i] -
-							 prev->v[i]);
+			delta[i % NFIELDS] += counter_step(&sf, i, prev->v[i],
+							   cur->v[i]);
 		for (i = 0; i < NFIELDS; i++)
 			cum[i] += delta[i];
 

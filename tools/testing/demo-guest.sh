@@ -13,9 +13,17 @@ keys=1500
 rows=${DEMO_ROWS:-5}
 
 say() { printf '\n# %s\n' "$*"; }
+# mark TEXT: a line at this time of day in the plot (tools/testing/demo).
+mark() { echo "AVC_RCU_DEMO_MARK $(date +%H:%M:%S) $*"; }
 
 say insmod avc_rcu.ko
 insmod avc_rcu.ko
+params=
+for p in slots sync reclaim hash_seed cache_threshold; do
+	f=/sys/module/avc_rcu/parameters/$p
+	[ ! -r $f ] || params="$params $p=$(cat $f)"
+done
+echo "AVC_RCU_DEMO_PARAMS${params}"
 say mount -t avcrcufs avcrcufs $F
 mount -t avcrcufs avcrcufs $F
 say cat $F/avc/cache_threshold
@@ -31,13 +39,15 @@ say "load a $keys-rule policy (dd, one write)"
 dd if=/tmp/policy of=$F/load bs=1M 2>/dev/null
 echo "seqno $(cat $F/seqno)"
 
-# watch: the workload, and avcstat 1 for $rows rows, kept in /tmp/rows.
+# watch: the workload, and avcstat 1 for $rows rows, kept in /tmp/rows;
+# the first row, the totals since the load, labelled as such.
 watch() {
 	./avc_workload -d $((rows + 2)) -k $keys &
 	workload=$!
 	sleep 1
-	say avcstat 1
-	./avcstat 1 "$rows" | tee /tmp/rows
+	say "avcstat 1: the totals since the load, then the changes over each second"
+	./avcstat 1 "$rows" | tee /tmp/rows |
+		awk 'NR == 2 { print $0 "  <- totals since the load"; next } 1'
 	wait $workload
 }
 
@@ -52,6 +62,7 @@ column() {
 }
 
 say "avc_workload -k $keys: working set $keys keys > threshold 1024"
+mark "workload starts"
 watch
 # avcstat's first row is the totals so far; each later one is a second.
 seconds=$(column reclaims | wc -l)
@@ -60,6 +71,7 @@ thrash=$(column reclaims | awk '$1 > 0 { n++ } END { print n + 0 }')
 say echo 2048 '>' $F/avc/cache_threshold: the working set fits
 echo 2048 > $F/avc/cache_threshold
 watch
+mark "workload ends"
 last_misses=$(column misses | tail -n 1)
 last_reclaims=$(column reclaims | tail -n 1)
 # One more second in the recording at 2048, then it stops (SIGINT: its

@@ -107,7 +107,7 @@ def load_margin(path=MARGIN):
 sys.path.insert(0, HERE)
 import model  # noqa: E402 (tools/upstream/model.py)
 
-# tools/avc_trace/avc_trace_format.h, version 2.
+# tools/avcstat/avc_trace_format.h, version 2.
 HEADER = struct.Struct('<8sIIQII')
 RECORD2 = struct.Struct('<QIIIIHHBBH24x')
 LOOKUP, RESET = 0, 1

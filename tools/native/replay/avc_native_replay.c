@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_native_replay: replay AVC traces (tools/avc_trace/avc_trace_format.h)
+ * avc_native_replay: replay AVC traces (tools/avcstat/avc_trace_format.h)
  * through the core built natively, as tools/avc_trace/replay does through
  * the module in a guest, in a fraction of the time; or through a model of
- * upstream SELinux's AVC (upstream_avc.c).
+ * upstream SELinux's AVC (tools/avcstat/upstream_avc.c, avc-advise's).
  *
  *   avc_native_replay [--model avc_rcu|upstream] [--hash H]
  *                     [--slots N[,N...]] [--threshold N|slots[,...]]
@@ -81,11 +81,12 @@
 #include <lzma.h>
 
 #include <linux/err.h>
+#include <linux/jhash.h>
 #include <linux/log2.h>
 #include "api.h"
 #include <avc_native/setup.h>
-#include "../../avc_trace/avc_trace_format.h"
-#include "upstream_avc.h"
+#include "../../avcstat/avc_trace_format.h"
+#include "../../avcstat/upstream_avc.h"
 #include "../../avc_trace/trace_oracle.h"
 
 #define PROG		"avc_native_replay"
@@ -562,8 +563,15 @@ static void rcu_finish(struct counts *c)
 /* Upstream's AVC (upstream_avc.c): one cache per replay. */
 static struct up_avc *up_cache;
 
+/* The model's --hash jhash: the kernel's jhash_3words(), avc_rcu's. */
+static u32 up_jhash(u32 a, u32 b, u32 c, u32 initval)
+{
+	return jhash_3words(a, b, c, initval);
+}
+
 static void up_start(const struct setting *s)
 {
+	up_avc_jhash = up_jhash;
 	up_cache = up_avc_create(s->slots, s->threshold, opt_hash,
 				 opt_core.hash_seed);
 	if (!up_cache)

@@ -11,8 +11,8 @@
  *    CONFIG_SECURITY_SELINUX_AVC_HASH_BITS, 9 to 14), avc_cache_threshold
  *    (6.1: 512; 6.19: AVC_CACHE_SLOTS), AVC_CACHE_RECLAIM 16;
  *  - avc_hash(): 6.1's ssid ^ (tsid << 2) ^ (tclass << 4), 6.19's
- *    av_hash() (MurmurHash3), or avc_rcu's seeded jhash_3words(), masked
- *    to the table;
+ *    av_hash() (MurmurHash3), or avc_rcu's seeded jhash_3words() (given
+ *    by the program, up_avc_jhash), masked to the table;
  *  - avc_lookup(): lookups counted, the bucket searched, a miss counted;
  *  - a miss: the decision computed (the policy's seqno) and avc_insert():
  *    avc_latest_notif_update() refusing a stale seqno, avc_alloc_node()
@@ -38,6 +38,10 @@
  *  - avc/cache_stats' counters and avc/hash_stats' entries, buckets used
  *    and longest chain.
  *
+ * A bucket is a singly linked list in hlist's order (a new node at its
+ * head, a replacement where the old node stood), walked as the kernel's
+ * hlist_for_each_entry_rcu() walks it.
+ *
  * Not modelled: concurrency (one CPU replays: a trylock always succeeds,
  * no two CPUs miss the same key at once, every reservation is seen at
  * once), RCU (a node is freed as it is unlinked: the kernel counts frees
@@ -55,22 +59,22 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/jhash.h>
-#include <linux/kernel.h>
-#include <linux/list.h>
-#include <linux/rculist.h>
 #include "upstream_avc.h"
 
 #define UP_AVC_CACHE_RECLAIM	16	/* AVC_CACHE_RECLAIM */
+#define UP_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* struct avc_node: the key, the decision's seqno, the bucket's link. */
 struct up_avc_node {
-	u32 ssid;
-	u32 tsid;
-	u16 tclass;
-	u32 seqno;
-	struct hlist_node list;
+	uint32_t ssid;
+	uint32_t tsid;
+	uint16_t tclass;
+	uint32_t seqno;
+	struct up_avc_node *next;
 };
+
+uint32_t (*up_avc_jhash)(uint32_t a, uint32_t b, uint32_t c,
+			 uint32_t initval);
 
 /**
  * struct up_avc - struct selinux_avc, one CPU's view
@@ -87,15 +91,15 @@ struct up_avc_node {
  * @st: the counters
  */
 struct up_avc {
-	struct hlist_head *slots;
+	struct up_avc_node **slots;
 	unsigned int nslots;
 	unsigned int threshold;
 	enum up_avc_hash hash;
-	u32 seed;
-	u32 lru_hint;
-	u32 active_nodes;
-	u32 latest_notif;
-	u32 seqno;
+	uint32_t seed;
+	uint32_t lru_hint;
+	uint32_t active_nodes;
+	uint32_t latest_notif;
+	uint32_t seqno;
 	struct up_avc_stats st;
 };
 
@@ -116,7 +120,7 @@ int up_avc_hash_parse(const char *s, enum up_avc_hash *hash)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(up_avc_hash_names); i++) {
+	for (i = 0; i < UP_ARRAY_SIZE(up_avc_hash_names); i++) {
 		if (!strcmp(s, up_avc_hash_names[i])) {
 			*hash = i;
 			return 0;
@@ -136,13 +140,13 @@ const char *up_avc_hash_name(enum up_avc_hash hash)
 	return up_avc_hash_names[hash];
 }
 
-static u32 up_rol32(u32 word, unsigned int shift)
+static uint32_t up_rol32(uint32_t word, unsigned int shift)
 {
 	return (word << shift) | (word >> (32 - shift));
 }
 
 /* One 32-bit block into MurmurHash3_x86_32's state. */
-static u32 up_murmur3_block(u32 h, u32 k)
+static uint32_t up_murmur3_block(uint32_t h, uint32_t k)
 {
 	k *= 0xcc9e2d51;
 	k = up_rol32(k, 15);
@@ -153,7 +157,7 @@ static u32 up_murmur3_block(u32 h, u32 k)
 }
 
 /* MurmurHash3's 32-bit finalizer (fmix32). */
-static u32 up_murmur3_fmix(u32 h)
+static uint32_t up_murmur3_fmix(uint32_t h)
 {
 	h ^= h >> 16;
 	h *= 0x85ebca6b;
@@ -176,14 +180,15 @@ static u32 up_murmur3_fmix(u32 h)
  * (security/selinux/include/hash.h, shared with the avtab since 6.19):
  * MurmurHash3_x86_32's body over the three words as three blocks, seed
  * 0, then its finalizer, without the length MurmurHash3 folds in before
- * it.  jhash is avc_rcu's avc_hash() (avc/node.h).
+ * it.  jhash is avc_rcu's avc_hash() (avc/node.h), through up_avc_jhash,
+ * which must be set for it.
  *
  * Return: the bucket, at most @mask.
  */
-u32 up_avc_hash(enum up_avc_hash hash, u32 seed, u32 ssid, u32 tsid,
-		u16 tclass, u32 mask)
+uint32_t up_avc_hash(enum up_avc_hash hash, uint32_t seed, uint32_t ssid,
+		     uint32_t tsid, uint16_t tclass, uint32_t mask)
 {
-	u32 h;
+	uint32_t h;
 
 	switch (hash) {
 	case UP_AVC_HASH_LEGACY:
@@ -194,7 +199,7 @@ u32 up_avc_hash(enum up_avc_hash hash, u32 seed, u32 ssid, u32 tsid,
 		h = up_murmur3_block(h, tclass);
 		return up_murmur3_fmix(h) & mask;
 	default:
-		return jhash_3words(ssid, tsid, tclass, seed) & mask;
+		return up_avc_jhash(ssid, tsid, tclass, seed) & mask;
 	}
 }
 
@@ -204,9 +209,9 @@ u32 up_avc_hash(enum up_avc_hash hash, u32 seed, u32 ssid, u32 tsid,
  * seed 0, with the length's fold undone (its finalizer is invertible).
  */
 static const struct {
-	u32 ssid, tsid;
-	u16 tclass;
-	u32 hash;
+	uint32_t ssid, tsid;
+	uint16_t tclass;
+	uint32_t hash;
 } up_murmur3_vectors[] = {
 	{ 1, 1, 5, 1713088692 },
 	{ 276, 312, 7, 2260260200 },
@@ -223,7 +228,7 @@ int up_avc_hash_selftest(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(up_murmur3_vectors); i++)
+	for (i = 0; i < UP_ARRAY_SIZE(up_murmur3_vectors); i++)
 		if (up_avc_hash(UP_AVC_HASH_MURMUR3, 0,
 				up_murmur3_vectors[i].ssid,
 				up_murmur3_vectors[i].tsid,
@@ -233,16 +238,22 @@ int up_avc_hash_selftest(void)
 	return 0;
 }
 
-static unsigned int up_hash(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass)
+static unsigned int up_hash(struct up_avc *c, uint32_t ssid, uint32_t tsid,
+			    uint16_t tclass)
 {
 	return up_avc_hash(c->hash, c->seed, ssid, tsid, tclass,
 			   c->nslots - 1);
 }
 
-/* avc_node_delete(), avc_node_kill() and avc_node_free() in one. */
-static void up_node_delete(struct up_avc *c, struct up_avc_node *node)
+/*
+ * avc_node_delete(), avc_node_kill() and avc_node_free() in one: the
+ * node *@link points to, unlinked and freed.
+ */
+static void up_node_delete(struct up_avc *c, struct up_avc_node **link)
 {
-	hlist_del_rcu(&node->list);
+	struct up_avc_node *node = *link;
+
+	*link = node->next;
 	free(node);
 	c->st.frees++;
 	c->active_nodes--;
@@ -250,14 +261,13 @@ static void up_node_delete(struct up_avc *c, struct up_avc_node *node)
 
 static void up_reclaim_node(struct up_avc *c)
 {
-	struct up_avc_node *node;
-	struct hlist_node *tmp;
 	unsigned int hvalue, try, ecx;
 
 	for (try = 0, ecx = 0; try < c->nslots; try++) {
 		hvalue = ++c->lru_hint & (c->nslots - 1);
-		hlist_for_each_entry_safe(node, tmp, &c->slots[hvalue], list) {
-			up_node_delete(c, node);
+		/* From the head (the newest), as the kernel's walk goes. */
+		while (c->slots[hvalue]) {
+			up_node_delete(c, &c->slots[hvalue]);
 			c->st.reclaims++;
 			if (++ecx >= UP_AVC_CACHE_RECLAIM)
 				return;
@@ -278,22 +288,34 @@ static struct up_avc_node *up_alloc_node(struct up_avc *c)
 	return node;
 }
 
-static struct up_avc_node *up_search_node(struct up_avc *c, unsigned int h,
-					  u32 ssid, u32 tsid, u16 tclass)
+/* The link to the node of the key in bucket @h, or NULL. */
+static struct up_avc_node **up_search_node(struct up_avc *c, unsigned int h,
+					   uint32_t ssid, uint32_t tsid,
+					   uint16_t tclass)
 {
-	struct up_avc_node *node;
+	struct up_avc_node **link;
 
-	hlist_for_each_entry(node, &c->slots[h], list)
-		if (node->ssid == ssid && node->tclass == tclass &&
-		    node->tsid == tsid)
-			return node;
+	for (link = &c->slots[h]; *link; link = &(*link)->next)
+		if ((*link)->ssid == ssid && (*link)->tclass == tclass &&
+		    (*link)->tsid == tsid)
+			return link;
 	return NULL;
 }
 
-static void up_insert(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass,
-		      u32 seqno)
+/* hlist_replace_rcu(): @node where the node *@link points to stood. */
+static void up_replace(struct up_avc_node **link, struct up_avc_node *node)
 {
-	struct up_avc_node *pos, *node;
+	struct up_avc_node *old = *link;
+
+	node->next = old->next;
+	*link = node;
+	free(old);
+}
+
+static void up_insert(struct up_avc *c, uint32_t ssid, uint32_t tsid,
+		      uint16_t tclass, uint32_t seqno)
+{
+	struct up_avc_node **pos, *node;
 	unsigned int h;
 
 	if (seqno < c->latest_notif) {	/* avc_latest_notif_update(, 1) */
@@ -308,13 +330,13 @@ static void up_insert(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass,
 	h = up_hash(c, ssid, tsid, tclass);
 	pos = up_search_node(c, h, ssid, tsid, tclass);
 	if (pos) {			/* avc_node_replace() */
-		hlist_replace_rcu(&pos->list, &node->list);
-		free(pos);
+		up_replace(pos, node);
 		c->st.frees++;
 		c->active_nodes--;
 		return;
 	}
-	hlist_add_head_rcu(&node->list, &c->slots[h]);
+	node->next = c->slots[h];	/* hlist_add_head_rcu() */
+	c->slots[h] = node;
 }
 
 /**
@@ -329,7 +351,8 @@ static void up_insert(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass,
  *
  * Return: true on a hit.
  */
-bool up_avc_lookup(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass)
+bool up_avc_lookup(struct up_avc *c, uint32_t ssid, uint32_t tsid,
+		   uint16_t tclass)
 {
 	c->st.lookups++;
 	if (up_search_node(c, up_hash(c, ssid, tsid, tclass), ssid, tsid,
@@ -352,24 +375,24 @@ bool up_avc_lookup(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass)
  * As avc_denied() calls it in permissive mode: the decision's seqno is
  * the current policy's.  The new node takes the old one's place.
  */
-void up_avc_update(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass)
+void up_avc_update(struct up_avc *c, uint32_t ssid, uint32_t tsid,
+		   uint16_t tclass)
 {
-	struct up_avc_node *node, *orig;
+	struct up_avc_node *node, **orig;
 
 	c->st.updates++;
 	node = up_alloc_node(c);
 	orig = up_search_node(c, up_hash(c, ssid, tsid, tclass), ssid, tsid,
 			      tclass);
-	if (!orig || orig->seqno != c->seqno) {
+	if (!orig || (*orig)->seqno != c->seqno) {
 		free(node);		/* avc_node_kill() */
 		c->st.frees++;
 		c->active_nodes--;
 		c->st.updates_lost++;
 		return;
 	}
-	*node = *orig;
-	hlist_replace_rcu(&orig->list, &node->list);
-	free(orig);
+	*node = **orig;
+	up_replace(orig, node);
 	c->st.frees++;
 	c->active_nodes--;
 }
@@ -382,15 +405,13 @@ void up_avc_update(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass)
  */
 void up_avc_reset(struct up_avc *c)
 {
-	struct up_avc_node *node;
-	struct hlist_node *tmp;
 	unsigned int i;
 
 	c->st.resets++;
 	c->seqno++;
 	for (i = 0; i < c->nslots; i++)
-		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list)
-			up_node_delete(c, node);
+		while (c->slots[i])
+			up_node_delete(c, &c->slots[i]);
 	if (c->seqno > c->latest_notif)
 		c->latest_notif = c->seqno;
 }
@@ -411,7 +432,7 @@ void up_avc_stats(struct up_avc *c, struct up_avc_stats *st)
 	st->longest_chain = 0;
 	for (i = 0; i < c->nslots; i++) {
 		len = 0;
-		hlist_for_each_entry(node, &c->slots[i], list)
+		for (node = c->slots[i]; node; node = node->next)
 			len++;
 		if (len)
 			st->buckets_used++;
@@ -427,13 +448,17 @@ void up_avc_stats(struct up_avc *c, struct up_avc_stats *st)
  * @hash: avc_hash()'s function
  * @seed: jhash's seed
  *
- * Return: the cache, or NULL without memory.
+ * Return: the cache, or NULL without memory or without up_avc_jhash for
+ * UP_AVC_HASH_JHASH.
  */
 struct up_avc *up_avc_create(unsigned int slots, unsigned int threshold,
-			     enum up_avc_hash hash, u32 seed)
+			     enum up_avc_hash hash, uint32_t seed)
 {
-	struct up_avc *c = calloc(1, sizeof(*c));
+	struct up_avc *c;
 
+	if (hash == UP_AVC_HASH_JHASH && !up_avc_jhash)
+		return NULL;
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->slots = calloc(slots, sizeof(*c->slots));
@@ -454,13 +479,14 @@ struct up_avc *up_avc_create(unsigned int slots, unsigned int threshold,
  */
 void up_avc_destroy(struct up_avc *c)
 {
-	struct up_avc_node *node;
-	struct hlist_node *tmp;
+	struct up_avc_node *node, *next;
 	unsigned int i;
 
 	for (i = 0; i < c->nslots; i++)
-		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list)
+		for (node = c->slots[i]; node; node = next) {
+			next = node->next;
 			free(node);
+		}
 	free(c->slots);
 	free(c);
 }

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Upstream SELinux's AVC (security/selinux/avc.c) as a sequential model,
- * for avc_native_replay to replay traces through: what Linux 6.1 and 6.19
- * cache, evict and count, one event at a time.  upstream_avc.c says what
- * is modelled and what is not.
+ * Upstream SELinux's AVC (security/selinux/avc.c) as a sequential model:
+ * what Linux 6.1 and 6.19 cache, evict and count, one event at a time.
+ * avc-curve (avc-advise's miss curves) and the native replay
+ * (tools/native/replay) replay traces through it; upstream_avc.c says
+ * what is modelled and what is not.  Plain C and libc: no kernel header.
  */
-#ifndef AVC_NATIVE_UPSTREAM_AVC_H
-#define AVC_NATIVE_UPSTREAM_AVC_H
+#ifndef UPSTREAM_AVC_H
+#define UPSTREAM_AVC_H
 
-#include <linux/types.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 /* AVC_CACHE_SLOTS: 6.1's fixed 512, 6.19's 1 << 9..14 (Kconfig). */
 #define UP_AVC_SLOTS_MIN	512
@@ -18,7 +20,8 @@
  * enum up_avc_hash - the bucket function
  * @UP_AVC_HASH_LEGACY: 6.1's avc_hash(), ssid ^ (tsid << 2) ^ (tclass << 4)
  * @UP_AVC_HASH_MURMUR3: 6.19's av_hash(), MurmurHash3's mix of the three
- * @UP_AVC_HASH_JHASH: avc_rcu's, jhash_3words() of the three with a seed
+ * @UP_AVC_HASH_JHASH: avc_rcu's, jhash_3words() of the three with a seed,
+ *	through up_avc_jhash (the model has no jhash of its own)
  */
 enum up_avc_hash {
 	UP_AVC_HASH_LEGACY,
@@ -44,25 +47,35 @@ enum up_avc_hash {
  * @longest_chain: the longest bucket at the end (longest chain)
  */
 struct up_avc_stats {
-	u32 lookups, misses, misses_first, allocations, reclaims, frees;
-	u32 resets, updates, updates_lost, stale;
-	u32 entries, buckets_used, longest_chain;
+	uint32_t lookups, misses, misses_first, allocations, reclaims, frees;
+	uint32_t resets, updates, updates_lost, stale;
+	uint32_t entries, buckets_used, longest_chain;
 };
 
 struct up_avc;
 
+/*
+ * UP_AVC_HASH_JHASH's function, jhash_3words(a, b, c, initval): set by a
+ * program that has the kernel's jhash (the native replay); NULL, that
+ * hash is refused (up_avc_create() returns NULL).
+ */
+extern uint32_t (*up_avc_jhash)(uint32_t a, uint32_t b, uint32_t c,
+				uint32_t initval);
+
 int up_avc_hash_parse(const char *s, enum up_avc_hash *hash);
 const char *up_avc_hash_name(enum up_avc_hash hash);
-u32 up_avc_hash(enum up_avc_hash hash, u32 seed, u32 ssid, u32 tsid,
-		u16 tclass, u32 mask);
+uint32_t up_avc_hash(enum up_avc_hash hash, uint32_t seed, uint32_t ssid,
+		     uint32_t tsid, uint16_t tclass, uint32_t mask);
 int up_avc_hash_selftest(void);
 
 struct up_avc *up_avc_create(unsigned int slots, unsigned int threshold,
-			     enum up_avc_hash hash, u32 seed);
+			     enum up_avc_hash hash, uint32_t seed);
 void up_avc_destroy(struct up_avc *c);
-bool up_avc_lookup(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass);
-void up_avc_update(struct up_avc *c, u32 ssid, u32 tsid, u16 tclass);
+bool up_avc_lookup(struct up_avc *c, uint32_t ssid, uint32_t tsid,
+		   uint16_t tclass);
+void up_avc_update(struct up_avc *c, uint32_t ssid, uint32_t tsid,
+		   uint16_t tclass);
 void up_avc_reset(struct up_avc *c);
 void up_avc_stats(struct up_avc *c, struct up_avc_stats *st);
 
-#endif /* AVC_NATIVE_UPSTREAM_AVC_H */
+#endif /* UPSTREAM_AVC_H */
