@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# avc_rcu: build the module against a kernel build tree, and the tools.
+# avc_rcu: build the module against a kernel build tree, and avcstat.
 #
-#   make                 avc_rcu.ko, tools/avcstat/'s avcstat, avc-curve
-#                        and avc_record, tools/avc_workload/avc_workload
-#                        and tools/avc_trace/'s avc_tracegen and
-#                        avc_replay_access
+#   make                 avc_rcu.ko and tools/avcstat/'s avcstat,
+#                        avc-curve and avc_record (the tools make install
+#                        installs)
 #   make KDIR=...        against another kernel's build tree
 #   make modules_install install the module (INSTALL_MOD_PATH honoured)
 #   make install         the module (modules_install, then depmod),
@@ -14,99 +13,105 @@
 #                        their man pages (PREFIX=/usr/local, DESTDIR,
 #                        INSTALL_MOD_PATH, AVCSTAT_NAME=avcstat honoured)
 #   make uninstall       remove what make install installed (same variables)
-#   make selftests       the kselftests, built and installed into build/ksft
-#                        by the kernel's own kselftest rules, and the
-#                        torture module (selftests/Makefile)
-#   make check           static checks, then the kselftests in QEMU guests
-#   make bench           the 2004 comparison, measured in a QEMU guest,
-#                        then the miss latency (each reclaim traced in the
-#                        guest, misses timed natively), build/bench/latency.*
-#                        (BENCH_LATENCY=full|quick|off); BENCH_IRQSOFF=1:
-#                        then avc_rcu's longest interrupts-off section, on
-#                        a kernel of its own, build/bench/irqsoff/
-#   make bench CPUS="1 2 4 8 16 32"
-#                        the same, sweeping the thread count in one guest
-#                        with the largest count of vCPUs; the table beside
-#                        Kaigai Kohei's 2004 numbers, build/bench/sweep.*
-#   make demo            boot a guest, load the module, show avcstat 1
-#   make trace           record a real SELinux system's AVC lookups in a
-#                        labeled Debian 12 guest (tools/avc_trace/trace)
-#   make mirror          avc_rcu_mirror.ko in the labeled guest: avc_rcu's
-#                        lookups beside the kernel AVC's on live traffic
-#                        (tools/avc_trace/trace --workload mirror)
-#   make study           replay the shipped traces at thresholds 16..8192
-#                        under every reclaim policy; avc-advise checked
-#                        against libCacheSim and validated live in a
-#                        guest; tables and plots in build/study/
-#                        (Documentation/study.rst)
-#   make upstream        the reclaim series of tools/upstream/series/ in the
-#                        kernel's own AVC: Debian's newest linux-source
-#                        (7.x, fetched with apt) built stock and patched,
-#                        each booted in the labeled guest, its counters
-#                        beside the model's prediction, its reclaims
-#                        timed (tools/upstream/run, Documentation/upstream.rst)
-#   make native          the core in userspace: benchmark against a plain
-#                        loop, callgrind's instructions per hit, TSan
-#   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each
-#   make mutate          mutation testing: each mutation of
-#                        tools/testing/mutations in a copy of the tree, which
-#                        the tests must kill (MUTATIONS="ID..." for some)
-#   make print-kdir      the kernel build tree make would use
+#   make print-kdir      the kernel build tree make would use, its release
+#                        and why (KDIR_PACKAGE=PKG: PKG's kernel)
 #   make clean
+#
+# None of these runs anything of the test harness (tools/testing,
+# tools/native, tools/avc_trace, tools/avc_bench, tools/upstream).  The
+# lab's goals, which build and run it (make check, bench, demo, trace,
+# mirror, study, upstream, native, fuzz, mutate, selftests, lab-tools),
+# are its own makefile's, included last: tools/testing/lab.mk.
 
-# The kernel: tools/testing/kdir chooses it, for make as for the QEMU
-# guests.  KDIR=DIR must be a kernel build tree; without KDIR, the running
-# kernel's headers, else those of the kernel Debian's linux-image-amd64
-# depends on; else it says what to install.  The goals that only run
-# scripts (which call make themselves) and the userspace tools need none.
+# The kernel: KDIR=DIR, which must be a kernel build tree; without KDIR,
+# the running kernel's headers, else those of the kernel Debian's
+# linux-image-amd64 depends on; else make says what to install.
+# KDIR_PACKAGE=PKG: the kernel the installed metapackage PKG depends on
+# (linux-image-rt-amd64, say), whatever runs.  This rule is the only copy:
+# the test harness asks make for its answer (make print-kdir).  The goals
+# that only run scripts, which call make themselves, need none.
 KDIR_GIVEN := $(KDIR)
-NO_KDIR_GOALS := tools check bench demo native fuzz trace mirror study \
-		 upstream mutate
+# kd_release DIR: the release of a configured kernel build tree (the
+# vermagic's UTS_RELEASE; Debian's include/config/kernel.release holds
+# the upstream version, so it is only the fallback), or nothing.
+kd_release = $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	'$(1)/include/generated/utsrelease.h' 2>/dev/null),$(shell \
+	cat '$(1)/include/config/kernel.release' 2>/dev/null))
+# kd_problem DIR: why DIR is not a kernel build tree, or nothing.
+kd_problem = $(if $(wildcard $(1)),$(if $(wildcard $(1)/Makefile),$(if \
+	$(call kd_release,$(1)),,no include/generated/utsrelease.h or \
+	include/config/kernel.release (not configured?)),no Makefile),no \
+	such directory)
+KD_RUNNING := $(shell uname -r)
+# kd_debian PKG: the release the installed metapackage PKG's Depends names
+# ("linux-image-6.1.0-56-amd64 (= 6.1.192-2)"), "-unsigned" stripped.
+kd_debian = $(shell dpkg-query -W -f='$${Status}|$${Depends}\n' '$(1)' \
+	2>/dev/null | sed -n 's/^install ok installed|//p' | tr ',' '\n' | \
+	sed -n 's/^ *linux-image-\([-a-z0-9.+~]*\).*/\1/p' | sed 's/-unsigned$$//' | \
+	head -n 1)
+NO_KDIR_GOALS := check bench demo native fuzz trace mirror study upstream \
+		 mutate lab-tools
 ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
-override KDIR := $(shell tools/testing/kdir $(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))
-ifneq ($(.SHELLSTATUS),0)
-$(error no kernel build tree: see the lines above)
+ifneq ($(KDIR_GIVEN),)
+ifneq ($(call kd_problem,$(KDIR_GIVEN)),)
+$(error KDIR=$(KDIR_GIVEN) is not a kernel build tree: $(call kd_problem,$(KDIR_GIVEN)))
+endif
+override KDIR := $(abspath $(KDIR_GIVEN))
+KDIR_WHY := as given
+else ifneq ($(KDIR_PACKAGE),)
+KD_DEBIAN := $(call kd_debian,$(KDIR_PACKAGE))
+ifeq ($(KD_DEBIAN),)
+$(error $(KDIR_PACKAGE) is not installed or depends on no kernel image)
+endif
+ifneq ($(call kd_problem,/lib/modules/$(KD_DEBIAN)/build),)
+$(error no kernel build tree for linux-image-$(KD_DEBIAN), which $(KDIR_PACKAGE) depends on: install linux-headers-$(KD_DEBIAN))
+endif
+override KDIR := /lib/modules/$(KD_DEBIAN)/build
+KDIR_WHY := the kernel $(KDIR_PACKAGE) depends on
+else ifeq ($(call kd_problem,/lib/modules/$(KD_RUNNING)/build),)
+override KDIR := /lib/modules/$(KD_RUNNING)/build
+KDIR_WHY := the running kernel's headers
+else
+KD_DEBIAN := $(call kd_debian,linux-image-amd64)
+ifeq ($(and $(KD_DEBIAN),$(if $(call kd_problem,/lib/modules/$(KD_DEBIAN)/build),,ok)),)
+$(info avc_rcu: no kernel build tree to build for: no headers for the running kernel (/lib/modules/$(KD_RUNNING)/build)$(if $(KD_DEBIAN), nor for linux-image-$(KD_DEBIAN), which linux-image-amd64 depends on,, and linux-image-amd64 is not installed))
+$(error install $(if $(KD_DEBIAN),linux-headers-$(KD_DEBIAN) (linux-headers-amd64),linux-image-amd64 and linux-headers-amd64), or give KDIR=/lib/modules/VERSION/build)
+endif
+override KDIR := /lib/modules/$(KD_DEBIAN)/build
+KDIR_WHY := the default linux-image-amd64
 endif
 endif
 export KDIR
+KRELEASE = $(call kd_release,$(KDIR))
+
+# What the module is built for, and, when that is not the running kernel,
+# that it will not load here.
+define describe_kdir
+	@echo "avc_rcu: building for $(KRELEASE) (KDIR=$(KDIR), $(KDIR_WHY))"
+	@if [ "$(KRELEASE)" != "$(KD_RUNNING)" ]; then \
+		echo "avc_rcu: this avc_rcu.ko will not load on the running kernel, $(KD_RUNNING);"; \
+		$(if $(call kd_problem,/lib/modules/$(KD_RUNNING)/build),echo "avc_rcu: (it has no headers here: install linux-headers-$(KD_RUNNING), or give KDIR=/lib/modules/$(KD_RUNNING)/build);";) \
+		echo "avc_rcu: it is for $(KRELEASE), in a guest (make check, make demo) or on a machine that runs it"; \
+	fi
+endef
 
 PWD := $(shell pwd)
 
-.PHONY: all module tools selftests modules_install install uninstall \
-	check bench demo trace mirror study upstream clean print-kdir
+.PHONY: all module tools modules_install install uninstall clean \
+	print-kdir print-kdir-describe
 
 all: module tools
 
+# A module loads only on the kernel it was built for: say so when that is
+# not the running one.
 module:
-	@echo "avc_rcu: building for $$(tools/testing/kdir --describe \
-		$(if $(KDIR_GIVEN),'$(KDIR_GIVEN)'))"
+	$(describe_kdir)
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
+# The tools make install installs: avcstat, avc-advise's engine and
+# recorder.  The lab's (the workload, the trace tools) are lab-tools'.
 tools:
 	$(MAKE) -C tools/avcstat
-	$(MAKE) -C tools/avc_workload
-	$(MAKE) -C tools/avc_trace
-
-# The kselftests, built and installed by the kernel's own kselftest rules
-# (lib.mk): selftests/ and the uapi header copied into the kernel source
-# tree tools/testing/ksrc extracts, as tools/testing/selftests/avc_rcu,
-# built in build/ksft-obj and installed into build/ksft (run_kselftest.sh,
-# kselftest-list.txt, avc_rcu/), with the torture module, which uses avc_rcu.ko's exports,
-# built first by Kbuild.
-KSFT_INSTALL := $(PWD)/build/ksft
-selftests: module
-	$(MAKE) -C $(KDIR) M=$(PWD)/selftests/torture \
-		KBUILD_EXTRA_SYMBOLS=$(PWD)/Module.symvers modules
-	ksrc=$$(tools/testing/ksrc) && \
-	dst=$$ksrc/tools/testing/selftests/avc_rcu && \
-	mkdir -p $$dst/include/linux && \
-	rsync -a --delete --exclude include --exclude '*.o' --exclude '*.a' \
-		--exclude '.*' selftests/ $$dst/ && \
-	rsync -a include/uapi/linux/avc_rcu.h $$dst/include/linux/ && \
-	rm -rf $(KSFT_INSTALL) && \
-	$(MAKE) -s --no-print-directory -C $$ksrc/tools/testing/selftests \
-		TARGETS=avc_rcu O=$(PWD)/build/ksft-obj install \
-		KSFT_INSTALL_PATH=$(KSFT_INSTALL)
 
 # Kbuild signs an external module when the kernel signs all of its own
 # (CONFIG_MODULE_SIG_ALL), with the kernel's key, which a distribution's
@@ -132,7 +137,6 @@ modules_install:
 # so that "avcstat" stays libselinux's; see the admin guide), which reach
 # it from the command line or the environment as they are.
 INSTALL_MOD_DIR	?= extra
-KRELEASE	= $(shell tools/testing/kdir --release '$(KDIR)')
 MODLIB		= $(INSTALL_MOD_PATH)/lib/modules/$(KRELEASE)
 # The files depmod writes, removed by uninstall when no module is left
 # below MODLIB (a staging tree; a real one always has the kernel's).
@@ -166,40 +170,15 @@ uninstall:
 	fi
 	$(MAKE) -C tools/avcstat uninstall
 
-check:
-	tools/testing/check
-
-bench:
-	tools/avc_bench/bench $(if $(CPUS),--cpus-list '$(CPUS)')
-
-demo:
-	tools/testing/demo
-
-trace:
-	tools/avc_trace/trace $(TRACE_ARGS)
-
-mirror:
-	tools/avc_trace/trace --workload mirror $(TRACE_ARGS)
-
-study:
-	tools/avc_trace/study
-
-upstream:
-	tools/upstream/run
-
-.PHONY: native fuzz mutate
-native:
-	tools/native/run native
-
-fuzz:
-	tools/native/run fuzz $(FUZZ_SECONDS)
-
-# Not in make check: about 46 minutes on 2 cores (Documentation/testing.rst).
-mutate:
-	tools/testing/mutate $(MUTATIONS)
-
+# For the test harness: the tree, its release, why it was chosen (one per
+# line), and the lines make prints before building.
 print-kdir:
-	@echo $(KDIR)
+	@echo '$(KDIR)'
+	@echo '$(KRELEASE)'
+	@echo '$(KDIR_WHY)'
+
+print-kdir-describe:
+	$(describe_kdir)
 
 # Kbuild's clean deletes every *.o, *.ko, .*.cmd and modules.order below
 # the tree (the torture and bench modules' too).  Nothing built elsewhere
@@ -207,10 +186,9 @@ print-kdir:
 # Documentation/testing.rst).
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
-	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_bench clean
-	$(MAKE) -C $(KDIR) M=$(PWD)/tools/avc_trace clean
 	$(MAKE) -C tools/avcstat clean
-	$(MAKE) -C tools/avc_workload clean
-	$(MAKE) -C tools/avc_trace clean
-	$(MAKE) -C $(KDIR) M=$(PWD)/selftests/torture clean
 	rm -rf build
+
+# The lab's goals, where the harness is (a tarball of the product alone
+# builds and installs without it).
+-include tools/testing/lab.mk
