@@ -733,7 +733,8 @@ static void hit_run(unsigned int n, unsigned int slots, struct hit_row *h)
 	/* At most about 2^20 lookups of every key, at least 16 batches. */
 	rounds = max(1U, HIT_BATCH / cnt);
 	d.n = max((1U << 20) / (cnt * rounds), 16U);
-	d.n = min(d.n, (unsigned int)ARRAY_SIZE(v));
+	if (d.n > ARRAY_SIZE(v))
+		d.n = ARRAY_SIZE(v);
 	for (i = 0; i < d.n; i++)
 		v[i] = hit_batch(hit_keys, cnt, rounds, &sink);
 	qsort(v, d.n, sizeof(u32), cmp_u32);
