@@ -6,10 +6,11 @@
  * hot table, the by-age fallback, the herd's re-check, the reach), the
  * full bucket's eviction, the background reclaimer's watermarks and
  * verdict, what becomes of an insert (linked, replaced, dropped as stale
- * or raced, not cached when full) and the places it takes, resets racing
- * each other and inserts, replacements and resizes under lockless
- * readers, the resize's moves (stale, duplicate), the wrap-safe seqno
- * order and the has-perm verdict.
+ * or raced, not cached when full) and the places it takes, a replacement's
+ * referenced bit, resets racing each other and inserts, replacements and
+ * resizes under lockless readers, the resize's moves (stale, duplicate,
+ * into a full bucket), a random seed never 0, the wrap-safe seqno order
+ * and the has-perm verdict.
  *
  * Built into avc_rcu_kunit.ko with ss_kunit.c, never into avc_rcu.ko.  As
  * there, the sources under test are included (6.1 has no
@@ -22,7 +23,21 @@
 #define NOTRACE
 #define AVC_NODE_CACHE_NAME "avc_rcu_kunit_node"
 
-/* cache.c first: it sets pr_fmt before any header does. */
+/*
+ * pr_fmt as cache.c sets it, before any header sets its own: the same
+ * definition, which cache.c's then repeats, as it may.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#include <linux/random.h>
+
+/*
+ * The core's draws of a hash seed go through avc_kunit_random_u32(), which
+ * a case may make return 0 (seed_never_zero); otherwise it is the kernel's
+ * get_random_u32().
+ */
+static u32 avc_kunit_random_u32(void);
+#define get_random_u32 avc_kunit_random_u32
+
 #include "cache.c"
 #include "reclaim.c"
 #include "resize.c"
@@ -35,6 +50,20 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/wait.h>
+
+#undef get_random_u32
+
+/* Draws still to return 0 before the kernel's generator is asked again. */
+static unsigned int avc_kunit_zero_draws;
+
+static u32 avc_kunit_random_u32(void)
+{
+	if (avc_kunit_zero_draws) {
+		avc_kunit_zero_draws--;
+		return 0;
+	}
+	return get_random_u32();
+}
 
 #define NKEYS 8
 /* The most kthreads a case starts beside the test's own thread. */
@@ -1128,6 +1157,51 @@ static void reset_race(struct kunit *test)
 	kunit_info(test, "%u rounds, %lu inserts\n", round - 1, inserts);
 }
 
+/* Whether the entry cached for key (@ssid, 2, 3) is referenced; false if none. */
+static bool cached_referenced(struct avc_cache *c, u32 ssid)
+{
+	struct avc_key k = { .ssid = ssid, .tsid = 2, .tclass = 3 };
+	struct avc_node *node;
+	struct avc_table *t;
+	bool ref = false;
+
+	rcu_read_lock();
+	t = avc_table_current(c);
+	node = avc_search(c, t, avc_hash(t, &k), &k);
+	if (node)
+		ref = READ_ONCE(node->referenced);
+	rcu_read_unlock();
+	return ref;
+}
+
+/*
+ * A replacement inherits the old entry's referenced bit (lru): the
+ * replacements of a policy load must not make the entries just hit the
+ * first a reclaim evicts.
+ */
+static void replace_keeps_referenced(struct kunit *test)
+{
+	struct avc_kunit_ctx *x = test->priv;
+	u32 s, seqno;
+
+	make_cache(test, AVC_RECLAIM_LRU, 64, 1000, AVC_RECLAIMER_INLINE);
+	s = latest(x->c);
+	insert_decision(x->c, 1, 2, 3, s);
+	insert_decision(x->c, 2, 2, 3, s);
+	touch(test, 1);
+	KUNIT_EXPECT_TRUE(test, cached_referenced(x->c, 1));
+	KUNIT_EXPECT_FALSE(test, cached_referenced(x->c, 2));
+	insert_decision(x->c, 1, 2, 3, s + 1);
+	insert_decision(x->c, 2, 2, 3, s + 1);
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 1, 2, 3, &seqno));
+	KUNIT_EXPECT_EQ(test, seqno, s + 1);
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 2, 2, 3, &seqno));
+	KUNIT_EXPECT_EQ(test, seqno, s + 1);
+	KUNIT_EXPECT_TRUE(test, cached_referenced(x->c, 1));
+	KUNIT_EXPECT_FALSE(test, cached_referenced(x->c, 2));
+	expect_places(test, 2);
+}
+
 /* replace_under_readers(): the keys replaced, and each reader's tally. */
 #define REPLACE_KEYS		4
 #define REPLACE_SSID		0x7000
@@ -1349,7 +1423,7 @@ static void resize_moves(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 4, 2, 3, &got));
 	expect_places(test, 2);
 
-	/* Now moves that keep: an older duplicate is replaced by the moved. */
+	/* Now moves that keep: both entries are current. */
 	mutex_lock(&x->c->resize_lock);
 	old = table(x->c);
 	new = avc_table_alloc(x->c, 512, GFP_KERNEL);
@@ -1369,6 +1443,110 @@ static void resize_moves(struct kunit *test)
 	expect_places(test, 2);
 	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 2, 2, 3, &got));
 	KUNIT_EXPECT_EQ(test, got, s0 + 1);
+
+	/*
+	 * Duplicates, neither of a retired policy: key 5 linked (s0 + 2)
+	 * before the resize; then, with the new table published, key 2
+	 * (s0 + 1 in the old table) inserted newer, s0 + 2, and key 5
+	 * inserted older, s0 + 1, each into the new table beside its entry
+	 * in the old one.  Moving, the newer of each pair stays: key 2's
+	 * moved entry is dropped, key 5's replaces the one inserted.
+	 */
+	insert_decision(x->c, 5, 2, 3, s0 + 2);
+	expect_places(test, 3);
+	mutex_lock(&x->c->resize_lock);
+	old = table(x->c);
+	new = avc_table_alloc(x->c, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	rcu_assign_pointer(old->future, new);
+	insert_decision(x->c, 2, 2, 3, s0 + 2);
+	insert_decision(x->c, 5, 2, 3, s0 + 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&x->c->active), 5);
+	moved = 0;
+	dropped = 0;
+	for (i = 0; i <= old->mask; i++)
+		while (avc_move_one(x->c, old, new, i, &moved, &dropped))
+			;
+	KUNIT_EXPECT_EQ(test, moved, 2U);
+	KUNIT_EXPECT_EQ(test, dropped, 1U);
+	rcu_assign_pointer(x->c->table, new);
+	mutex_unlock(&x->c->resize_lock);
+	synchronize_rcu();
+	avc_table_free(old);
+	expect_places(test, 3);
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 2, 2, 3, &got));
+	KUNIT_EXPECT_EQ(test, got, s0 + 2);
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 4, 2, 3, &got));
+	KUNIT_EXPECT_EQ(test, got, s0 + 1);
+	KUNIT_EXPECT_NOT_NULL(test, cached(x->c, 5, 2, 3, &got));
+	KUNIT_EXPECT_EQ(test, got, s0 + 2);
+}
+
+/*
+ * A move into a full bucket: a table of one bucket takes AVC_CHAIN_MAX of
+ * the old table's entries, the rest are dropped and give their places
+ * back, and no chain grows past the cap.
+ */
+static void resize_move_full(struct kunit *test)
+{
+	enum { N = AVC_CHAIN_MAX + 8 };
+	struct avc_kunit_ctx *x = test->priv;
+	unsigned int i, moved = 0, dropped = 0;
+	struct avc_table *old, *new;
+	struct avc_hash_stats hs;
+	u32 s0, k;
+
+	make_cache(test, AVC_RECLAIM_LRU, 0, 512, AVC_RECLAIMER_INLINE);
+	s0 = latest(x->c);
+	for (k = 1; k <= N; k++)
+		insert_decision(x->c, k, 2, 3, s0);
+	expect_places(test, N);
+
+	mutex_lock(&x->c->resize_lock);
+	old = table(x->c);
+	new = avc_table_alloc(x->c, 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, new);
+	rcu_assign_pointer(old->future, new);
+	for (i = 0; i <= old->mask; i++)
+		while (avc_move_one(x->c, old, new, i, &moved, &dropped))
+			;
+	rcu_assign_pointer(x->c->table, new);
+	mutex_unlock(&x->c->resize_lock);
+	synchronize_rcu();
+	avc_table_free(old);
+
+	KUNIT_EXPECT_EQ(test, moved, (unsigned int)AVC_CHAIN_MAX);
+	KUNIT_EXPECT_EQ(test, dropped, N - AVC_CHAIN_MAX);
+	avc_cache_hash_stats(x->c, &hs);
+	KUNIT_EXPECT_EQ(test, hs.longest_chain, AVC_CHAIN_MAX);
+	expect_places(test, AVC_CHAIN_MAX);
+}
+
+/*
+ * A seed drawn at random is never 0, which stands for "draw one" and so
+ * could not be given back as hash_seed: a draw of 0 is drawn again, for
+ * the first table and for a resize's.
+ */
+static void seed_never_zero(struct kunit *test)
+{
+	struct avc_cache_params p = {
+		.threshold = 512, .reclaimer = AVC_RECLAIMER_INLINE,
+	};
+	struct avc_kunit_ctx *x = test->priv;
+
+	avc_kunit_zero_draws = 3;
+	x->c = avc_cache_create(&x->ss, &p);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(x->c));
+	KUNIT_EXPECT_EQ(test, avc_kunit_zero_draws, 0U);
+	KUNIT_EXPECT_NE(test, avc_cache_seed(x->c), 0U);
+
+	avc_kunit_zero_draws = 3;
+	avc_cache_set_threshold(x->c, 4096);
+	avc_cache_settle(x->c);
+	KUNIT_EXPECT_EQ(test, avc_cache_slots(x->c), 4096U);
+	KUNIT_EXPECT_EQ(test, avc_kunit_zero_draws, 0U);
+	KUNIT_EXPECT_NE(test, avc_cache_seed(x->c), 0U);
+	avc_kunit_zero_draws = 0;
 }
 
 /* resize_under_readers(): the keys, and each reader's tally. */
@@ -1527,6 +1705,8 @@ static void reset_resize_race(struct kunit *test)
 static struct kunit_case avc_resize_cases[] = {
 	KUNIT_CASE(resize_follows),
 	KUNIT_CASE(resize_moves),
+	KUNIT_CASE(resize_move_full),
+	KUNIT_CASE(seed_never_zero),
 	KUNIT_CASE(resize_under_readers),
 	KUNIT_CASE(reset_resize_race),
 	{}
@@ -1545,6 +1725,7 @@ static struct kunit_case avc_insert_cases[] = {
 	KUNIT_CASE(reset_out_of_order),
 	KUNIT_CASE(reset_race),
 	KUNIT_CASE(replace_under_readers),
+	KUNIT_CASE(replace_keeps_referenced),
 	{}
 };
 
