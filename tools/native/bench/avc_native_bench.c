@@ -3,7 +3,7 @@
  * avc_native_bench: the cost of a cache hit, natively.
  *
  * The core (avc/, avc/ss/) built unmodified in userspace on liburcu
- * (tools/native/include/), looked up as the guest benchmark does
+ * (tools/native/stand-ins/), looked up as the guest benchmark does
  * (tools/avc_bench/avc_rcu_bench.c): keys ssid 1..64, tsid 2, tclass 3,
  * requested 1, every key cached by a warm-up, threads pinned one per CPU,
  * each calling avc_cache_has_perm() in a loop for a fixed time.  Every sync
