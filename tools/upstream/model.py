@@ -29,6 +29,14 @@ compared with the kernel's counts one for one:
              buckets again by age; no bound on the entries examined.
   setref     patched, but a new entry is born referenced (the bit set on
              insert), so that every entry survives one pass of the hand.
+  module     avc_rcu's own cache with reclaim=lru, reclaimer=inline and a
+             pinned table (avc/reclaim.c, avc/cache.c): buckets oldest
+             first, at most AVC_CHAIN_MAX (32) entries each (a full one
+             gives up its oldest unreferenced entry, else its oldest); a
+             miss past the threshold runs one section (a CLOCK pass over
+             at most 512 buckets and 48 entries examined, then by age
+             from the same start within 64), and is not cached if the
+             cache is still past its threshold; an update does nothing.
 
 Lookups, resets (avc_ss_reset(): everything flushed) and updates are
 played in the trace's order, on one CPU.  Printed, one line per trace,
@@ -69,7 +77,14 @@ RECLAIM = 16
 # first (second-chance) pass.
 BUDGET = 4 * RECLAIM
 CLOCK_BUDGET = 3 * RECLAIM
-KERNELS = ('stock', 'patched', 'v1', 'setref')
+# avc_rcu's own (avc/avc.h): AVC_RECLAIM_CHUNK, AVC_NODE_BUDGET,
+# AVC_CLOCK_BUDGET, AVC_RECLAIM_BUCKETS, AVC_CHAIN_MAX.
+MODULE_CHUNK = 16
+MODULE_BUDGET = 64
+MODULE_CLOCK = MODULE_BUDGET - MODULE_CHUNK
+MODULE_BUCKETS = 512
+MODULE_CHAIN_MAX = 32
+KERNELS = ('stock', 'patched', 'v1', 'setref', 'module')
 HEADER = struct.Struct('<8sIIQII')
 RECORD = struct.Struct('<IIIIHHB3x')
 RECORD2 = struct.Struct('<QIIIIHHBBH24x')
@@ -197,8 +212,41 @@ class Avc:
 
     def reclaim(self):
         {'stock': self.reclaim_stock, 'patched': self.reclaim_budget,
-         'setref': self.reclaim_budget,
+         'setref': self.reclaim_budget, 'module': self.reclaim_module,
          'v1': self.reclaim_v1}[self.kind]()
+
+    def _module_pass(self, sec, start, span, clock, budget):
+        """avc_reclaim_pass(): returns (buckets entered, the last)."""
+        i, n = start, 0
+        while n < span:
+            if sec[1] == MODULE_CHUNK or sec[0] >= budget:
+                break
+            i = (i + 1) & self.mask
+            sec[2] += 1
+            bucket = self.slots[i]
+            for node in list(bucket):
+                if sec[1] == MODULE_CHUNK or sec[0] == budget:
+                    break
+                sec[0] += 1
+                if clock and node.ref:
+                    node.ref = 0
+                else:
+                    self.evict(bucket, node)
+                    sec[1] += 1
+            n += 1
+        return n, i
+
+    def reclaim_module(self):
+        """avc_reclaim_sweep(), lru: a CLOCK pass, then by age."""
+        sec = [0, 0, 0]     # nodes examined, evicted, bucket heads
+        start = self.hint & self.mask
+        span = min(self.nslots, MODULE_BUCKETS)
+        passed, stop = self._module_pass(sec, start, span, True,
+                                         MODULE_CLOCK)
+        if sec[1] < MODULE_CHUNK:
+            self._module_pass(sec, start, passed, False, MODULE_BUDGET)
+        self.hint = stop
+        self.work.append((sec[0], sec[2], sec[2]))
 
     def reclaim_stock(self):
         """Every bucket tried is locked; each entry examined goes."""
@@ -314,6 +362,9 @@ class Avc:
         self.insert(key)
 
     def insert(self, key):
+        if self.kind == 'module':
+            self.insert_module(key)
+            return
         self.allocations += 1
         self.active += 1
         if self.active > self.threshold:
@@ -330,7 +381,24 @@ class Avc:
         else:
             bucket.insert(0, new)
 
+    def insert_module(self, key):
+        """avc_take_place() and avc_insert(), one CPU, a miss's key."""
+        self.active += 1
+        if self.active > self.threshold:
+            self.reclaim()
+            if self.active > self.threshold:
+                self.active -= 1
+                return
+        self.allocations += 1
+        bucket = self.slots[self.bucket(*key)]
+        if len(bucket) >= MODULE_CHAIN_MAX:
+            victim = next((n for n in bucket if not n.ref), bucket[0])
+            self.evict(bucket, victim)
+        bucket.append(Node(key))
+
     def update(self, key):
+        if self.kind == 'module':
+            return
         self.allocations += 1
         if not self.patched:
             self.active += 1
