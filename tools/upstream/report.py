@@ -115,6 +115,18 @@ LOOKUP, RESET = 0, 1
 F_HIT = 0x01
 
 
+def trace_bytes(path):
+    """A trace file's bytes, unpacked if xz; None if there is no file or
+    it is shorter than a header."""
+    if not os.path.exists(path):
+        return None
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:6] == b'\xfd7zXZ\x00':
+        data = lzma.decompress(data)
+    return data if len(data) >= HEADER.size else None
+
+
 def meta(path):
     d = {}
     with open(path) as f:
@@ -188,13 +200,8 @@ def kernel_answers(path, threshold=None, patched=False, slots=model.SLOTS,
     if there is no version 2 trace at path (a version 1 trace does not
     say what the kernel hit).
     """
-    if not os.path.exists(path):
-        return None
-    with open(path, 'rb') as f:
-        data = f.read()
-    if data[:6] == b'\xfd7zXZ\x00':
-        data = lzma.decompress(data)
-    if len(data) < HEADER.size:
+    data = trace_bytes(path)
+    if data is None:
         return None
     magic, version, size, n, flags, _ = HEADER.unpack_from(data)
     if magic != b'AVCTRACE' or version != 2 or size != RECORD2.size or \
@@ -646,13 +653,8 @@ def reclaim_table(out):
 def distinct_after_reset(path):
     """The distinct keys a version 2 trace looks up from its first reset
     on (None if there is no such trace)."""
-    if not os.path.exists(path):
-        return None
-    with open(path, 'rb') as f:
-        data = f.read()
-    if data[:6] == b'\xfd7zXZ\x00':
-        data = lzma.decompress(data)
-    if len(data) < HEADER.size:
+    data = trace_bytes(path)
+    if data is None:
         return None
     keys, seen = set(), False
     for rec in RECORD2.iter_unpack(data[HEADER.size:]):
