@@ -17,7 +17,6 @@
 set -eu
 
 . "$(dirname "$0")/lib/tst.sh"
-T=${AVC_RCU_TRACEFS:-/sys/kernel/tracing}
 KEYS=${AVC_REACH_KEYS:-1500}
 SLOTS=65536
 THR=16
@@ -25,50 +24,12 @@ BUDGET=64
 CHAIN=32
 
 tst_module_load slots=$SLOTS
-[ -f "$T/trace" ] || mount -t tracefs nodev "$T" 2>/dev/null || true
-
-cleanup() {
-	echo 0 >"$T/events/avc_rcu/enable" 2>/dev/null || true
-}
-
-[ -d "$T/events/avc_rcu/avc_rcu_reclaim" ] ||
-	tst_skip_all "no avc_rcu events in tracefs"
+. "$(dirname "$0")/lib/reclaim_events.sh"
 echo "1..2"
 
 sync=$(cat /sys/module/avc_rcu/parameters/sync)
 reclaim=$(cat /sys/module/avc_rcu/parameters/reclaim)
 reclaimer=$(cat /sys/module/avc_rcu/parameters/reclaimer)
-
-trace_on() {
-	: >"$T/trace"
-	echo 1 >"$T/events/avc_rcu/avc_rcu_reclaim/enable"
-	echo 1 >"$T/events/avc_rcu/avc_rcu_insert/enable"
-}
-
-trace_off() {
-	echo 0 >"$T/events/avc_rcu/enable"
-	cp "$T/trace" "$TMP/trace"
-}
-
-# sections, most nodes, most buckets, most evicted, sections that evicted,
-# inserts not cached (full), inserts into a full bucket (chain), inserts
-summary() {
-	awk '/avc_rcu_reclaim:/ {
-		n++
-		for (i = 1; i <= NF; i++) {
-			split($i, a, "=")
-			if (a[1] == "nodes" && a[2] + 0 > nd) nd = a[2] + 0
-			if (a[1] == "buckets" && a[2] + 0 > b) b = a[2] + 0
-			if (a[1] == "evicted" && a[2] + 0 > e) e = a[2] + 0
-			if (a[1] == "evicted" && a[2] + 0 > 0) ev++
-		}
-	}
-	/avc_rcu_insert:.* result=full/ { full++ }
-	/avc_rcu_insert:.* result=chain/ { chain++ }
-	/avc_rcu_insert:/ { ins++ }
-	END { printf "%d %d %d %d %d %d %d %d\n", n, nd, b, e, ev, full, chain, ins }' \
-	"$TMP/trace" 2>/dev/null || echo "0 0 0 0 0 0 0 0"
-}
 
 # 1. Sparse.
 cap=512
