@@ -87,16 +87,8 @@ static int replay_header(struct replay *r, const struct avc_trace_header *h)
 		pr_err("not an AVC trace: bad magic\n");
 		return -EINVAL;
 	}
-	if (le32_to_cpu(h->version) == AVC_TRACE_VERSION &&
-	    le32_to_cpu(h->record_size) == sizeof(struct avc_trace_record2) &&
-	    !h->flags && !h->reserved) {
-		r->record_size = sizeof(struct avc_trace_record2);
-	} else if (le32_to_cpu(h->version) == AVC_TRACE_VERSION_1 &&
-		   le32_to_cpu(h->record_size) ==
-		   sizeof(struct avc_trace_record) &&
-		   !h->flags && !h->reserved) {
-		r->record_size = sizeof(struct avc_trace_record);
-	} else {
+	r->record_size = avc_trace_record_size(h);
+	if (!r->record_size) {
 		pr_err("bad header: version %u, record size %u, flags %#x (want version %u, record size %zu, or version %u, record size %zu; flags 0)\n",
 		       le32_to_cpu(h->version), le32_to_cpu(h->record_size),
 		       le32_to_cpu(h->flags), AVC_TRACE_VERSION,

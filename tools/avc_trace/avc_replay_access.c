@@ -180,11 +180,7 @@ int main(int argc, char **argv)
 	version = le32toh(hdr.version);
 	size = le32toh(hdr.record_size);
 	if (memcmp(hdr.magic, AVC_TRACE_MAGIC, sizeof(hdr.magic)) ||
-	    !((version == AVC_TRACE_VERSION &&
-	       size == sizeof(struct avc_trace_record2)) ||
-	      (version == AVC_TRACE_VERSION_1 &&
-	       size == sizeof(struct avc_trace_record))) ||
-	    hdr.flags || hdr.reserved)
+	    !avc_trace_record_size(&hdr))
 		die("%s: bad header (magic, version %u, record size %u, flags)",
 		    argv[optind], version, (unsigned int)size);
 	n = le64toh(hdr.nrecords);

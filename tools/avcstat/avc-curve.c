@@ -355,15 +355,8 @@ static unsigned int read_trace(const char *path)
 		    "");
 	version = le32toh(h.version);
 	i_size = le32toh(h.record_size);
-	if (version == AVC_TRACE_VERSION &&
-	    i_size == sizeof(struct avc_trace_record2) && !h.flags &&
-	    !h.reserved)
-		recsize = sizeof(struct avc_trace_record2);
-	else if (version == AVC_TRACE_VERSION_1 &&
-		 i_size == sizeof(struct avc_trace_record) && !h.flags &&
-		 !h.reserved)
-		recsize = sizeof(struct avc_trace_record);
-	else
+	recsize = avc_trace_record_size(&h);
+	if (!recsize)
 		die("%s: bad header: version %u, record size %u, flags %#x %s",
 		    path, version, i_size, le32toh(h.flags),
 		    "(want version 2, size 56 or version 1, size 24; flags 0)");

@@ -130,4 +130,35 @@ struct avc_trace_record2 {
 	__le32 reserved2;
 };
 
+#ifdef __KERNEL__
+#define avc_trace_le32(x)	le32_to_cpu(x)
+#else
+#include <endian.h>
+#include <stddef.h>
+#define avc_trace_le32(x)	le32toh(x)
+#endif
+
+/**
+ * avc_trace_record_size() - the size of the records a header announces
+ * @h: the header as read (little-endian), its magic already checked
+ *
+ * The one rule every reader applies: version 2 with 56-byte records or
+ * version 1 with 24-byte records, flags and reserved 0.
+ *
+ * Return: sizeof(struct avc_trace_record2) or sizeof(struct
+ * avc_trace_record), or 0 for a header no reader accepts.
+ */
+static inline size_t avc_trace_record_size(const struct avc_trace_header *h)
+{
+	if (h->flags || h->reserved)
+		return 0;
+	if (avc_trace_le32(h->version) == AVC_TRACE_VERSION &&
+	    avc_trace_le32(h->record_size) == sizeof(struct avc_trace_record2))
+		return sizeof(struct avc_trace_record2);
+	if (avc_trace_le32(h->version) == AVC_TRACE_VERSION_1 &&
+	    avc_trace_le32(h->record_size) == sizeof(struct avc_trace_record))
+		return sizeof(struct avc_trace_record);
+	return 0;
+}
+
 #endif /* AVC_TRACE_FORMAT_H */

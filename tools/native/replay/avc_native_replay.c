@@ -352,15 +352,8 @@ static void trace_load(struct trace *t, const char *path)
 	h = (const struct avc_trace_header *)t->data;
 	if (memcmp(h->magic, AVC_TRACE_MAGIC, sizeof(h->magic)))
 		die("%s: not an AVC trace: bad magic", path);
-	if (le32toh(h->version) == AVC_TRACE_VERSION &&
-	    le32toh(h->record_size) == sizeof(struct avc_trace_record2) &&
-	    !h->flags && !h->reserved)
-		t->recsize = sizeof(struct avc_trace_record2);
-	else if (le32toh(h->version) == AVC_TRACE_VERSION_1 &&
-		 le32toh(h->record_size) == sizeof(struct avc_trace_record) &&
-		 !h->flags && !h->reserved)
-		t->recsize = sizeof(struct avc_trace_record);
-	else
+	t->recsize = avc_trace_record_size(h);
+	if (!t->recsize)
 		die("%s: bad header: version %u, record size %u, flags %#x %s",
 		    path, le32toh(h->version), le32toh(h->record_size),
 		    le32toh(h->flags),
