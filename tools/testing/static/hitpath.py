@@ -1,12 +1,20 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Prove from the built module that the RCU hit path stays cheap: the
-x86-64 disassembly of avc_cache_has_perm() in avc_rcu.ko has no atomic
-read-modify-write, no store to shared memory but the guarded LRU referenced
-bit, no call but the allowed ones, and the sync mode and reclaim=lru behind
-static branches (each rule in full: Documentation/testing.rst).
+"""Prove from the built code that an AVC hit path stays cheap.
+
+The x86-64 disassembly of avc_cache_has_perm() in avc_rcu.ko has no
+atomic read-modify-write, no store to shared memory but the guarded LRU
+referenced bit, no call but the allowed ones, and the sync mode and
+reclaim=lru behind static branches (each rule in full:
+Documentation/testing.rst).  With --vmlinux, the same rules on the kernel
+AVC's avc_lookup() in a built vmlinux (make upstream's kernels): no
+atomic, no call but __fentry__, and at most the one guarded store of the
+referenced bit; it prints "avc_lookup: no store to shared memory ..." or
+"avc_lookup: one store to shared memory, the referenced bit: ...".
 
   hitpath.py MODULE.ko        check the module
+  hitpath.py --vmlinux VMLINUX
+                              check the kernel's avc_lookup()
   hitpath.py --selftest       check that the checker rejects bad code
 """
 
@@ -15,6 +23,8 @@ import subprocess
 import sys
 
 FUNC = 'avc_cache_has_perm'
+KFUNC = 'avc_lookup'
+KALLOWED_CALLS = {'__fentry__', '__x86_return_thunk', '__stack_chk_fail'}
 STATIC_KEYS = ('avc_sync_locked_key', 'avc_reclaim_lru_key')
 MODE_VAR = 'avc_sync_mode'
 ALLOWED_CALLS = {
@@ -63,8 +73,10 @@ def norm(text):
     return ' '.join(text.split())
 
 
-def parse_function(listing, func):
-    """Return ([(addr, insn)], {addr: (type, target)}) for one function."""
+def parse_function(listing, func, linked=False):
+    """Return ([(addr, insn)], {addr: (type, target)}) for one function.
+    In a linked listing (vmlinux) a call or jump to another function
+    names it as <sym>: that is its relocation, at the next byte."""
     insns, relocs, inside = [], {}, False
     for line in listing.splitlines():
         if re.match(r'^[0-9a-f]+ <.*>:$', line):
@@ -72,7 +84,11 @@ def parse_function(listing, func):
         elif inside and (m := RELOC_RE.match(line)):
             relocs[int(m.group(1), 16)] = (m.group(2), m.group(3))
         elif inside and (m := INSN_RE.match(line)):
-            insns.append((int(m.group(1), 16), m.group(2).split('#')[0].strip()))
+            text = m.group(2).split('#')[0].strip()
+            insns.append((int(m.group(1), 16), text))
+            sym = re.search(r'<([^>+]+)(?:\+0x[0-9a-f]+)?>$', text)
+            if linked and sym and sym.group(1) != func:
+                relocs[int(m.group(1), 16) + 1] = ('linked', sym.group(1))
     return insns, relocs
 
 
@@ -107,20 +123,22 @@ def guarded_bit_store(insns, rels, i):
         return prev.startswith(('jmp', 'ret')) and all(
             op in ('je', 'jz') and tests_byte_zero(insns, j, m.group(1))
             for j, op in into)
-    # In line: the jump before skips exactly the store unless the byte
-    # was zero.
-    after = insns[i + 1][0] if i + 1 < len(insns) else addr + 1
+    # In line: the jump before goes past the store unless the byte was
+    # zero (to the next instruction, or to a copy of what follows).
     jm = JCC_RE.match(prev)
     return bool(jm and jm.group(1) in ('jne', 'jnz') and
-                int(jm.group(2), 16) == after and
+                int(jm.group(2), 16) > addr and
                 tests_byte_zero(insns, i - 1, m.group(1)))
 
 
-def check_function(insns, relocs):
-    """Return a list of problems found in the hit-path function."""
+def check_function(insns, relocs, func=FUNC, out_regs=('r9',),
+                   allowed=frozenset(ALLOWED_CALLS)):
+    """Return (problems, index of the guarded bit store or None) for the
+    hit-path function FUNC: OUT_REGS hold its out-parameter (stores
+    through them are its caller's), ALLOWED the calls it may make."""
     if not insns:
-        return ['function %s not found' % FUNC]
-    problems, avd_regs, bit_stores = [], {'r9'}, 0
+        return ['function %s not found' % func], None
+    problems, avd_regs, bit_store = [], set(out_regs), None
     ends = [a for a, _ in insns[1:]] + [insns[-1][0] + 16]
     rels = [next((relocs[o] for o in range(a, end) if o in relocs), None)
             for (a, _), end in zip(insns, ends)]
@@ -147,7 +165,7 @@ def check_function(insns, relocs):
                 problems.append('%x: indirect branch: %s' % (addr, text))
             elif rel and target.startswith('__x86_indirect_thunk'):
                 problems.append('%x: indirect call: %s' % (addr, text))
-            elif rel and target not in ALLOWED_CALLS:
+            elif rel and target not in allowed:
                 problems.append('%x: %s to %s' % (
                     addr, 'call' if mnem.startswith('call') else 'tail call',
                     target))
@@ -175,11 +193,11 @@ def check_function(insns, relocs):
         if m.group('seg') == 'gs' or \
                 reg_of(m.group('base') or '') in avd_regs | {'rsp'}:
             continue
-        if not bit_stores and guarded_bit_store(insns, rels, i):
-            bit_stores = 1
+        if bit_store is None and guarded_bit_store(insns, rels, i):
+            bit_store = i
             continue
         problems.append('%x: store to shared memory: %s' % (addr, text))
-    return problems
+    return problems, bit_store
 
 
 def check_module(ko):
@@ -188,7 +206,7 @@ def check_module(ko):
         return subprocess.run(['objdump', *args, ko], check=True,
                               capture_output=True, text=True).stdout
     insns, relocs = parse_function(objdump('-dr', '--no-show-raw-insn'), FUNC)
-    problems = check_function(insns, relocs)
+    problems, _ = check_function(insns, relocs)
     if insns:
         rows = [l.split() for l in objdump('-r', '-j', '__jump_table')
                 .splitlines() if 'R_X86_64' in l]
@@ -201,6 +219,28 @@ def check_module(ko):
                      if not any(insns[0][0] <= a <= insns[-1][0] and
                                 k.startswith(key) for a, k in entries)]
     return insns, problems
+
+
+def check_vmlinux(vmlinux):
+    """The kernel's avc_lookup() in VMLINUX: (lines to print, problems)."""
+    listing = subprocess.run(
+        ['objdump', '-d', '--no-show-raw-insn', '--disassemble=' + KFUNC,
+         vmlinux], check=True, capture_output=True, text=True).stdout
+    insns, relocs = parse_function(listing, KFUNC, linked=True)
+    return insns, check_function(insns, relocs, KFUNC, (), KALLOWED_CALLS)
+
+
+def vmlinux_verdict(insns, problems, bit_store):
+    """make upstream's lines: the problems, else what avc_lookup stores."""
+    if problems:
+        return ['%s: %s' % (KFUNC, p) for p in problems]
+    if bit_store is None:
+        return ['%s: no store to shared memory, no atomic (%d instructions)'
+                % (KFUNC, len(insns))]
+    return ['%s: one store to shared memory, the referenced bit: %x: %s, '
+            'after %s (%d instructions in all)'
+            % (KFUNC, insns[bit_store][0], insns[bit_store][1],
+               insns[bit_store - 1][1], len(insns))]
 
 
 GOOD = """\
@@ -261,9 +301,61 @@ BAD = {
 }
 
 
+# The series' avc_lookup() as built in a vmlinux (7.3-rc7), its hash cut:
+# the bit store in line, its jne to a second copy of the ret.
+KGOOD = """\
+ffffffff81333520 <avc_lookup>:
+ffffffff81333520:	call   ffffffff81046e10 <__fentry__>
+ffffffff81333525:	mov    %edi,%ecx
+ffffffff81333529:	incl   %gs:0x997750(%rip)        # ffffffff81ccac80 <avc_cache_stats>
+ffffffff813335ac:	mov    -0x7e2ef6d8(,%rax,8),%rax
+ffffffff813335b4:	lea    -0x28(%rax),%rdx
+ffffffff813335b8:	test   %rax,%rax
+ffffffff813335bb:	cmovne %rdx,%rax
+ffffffff813335bf:	jmp    ffffffff813335ce <avc_lookup+0xae>
+ffffffff813335c1:	mov    0x28(%rax),%rax
+ffffffff813335c5:	test   %rax,%rax
+ffffffff813335c8:	je     ffffffff813335f0 <avc_lookup+0xd0>
+ffffffff813335ca:	sub    $0x28,%rax
+ffffffff813335ce:	test   %rax,%rax
+ffffffff813335d1:	je     ffffffff813335f0 <avc_lookup+0xd0>
+ffffffff813335d3:	cmp    (%rax),%ecx
+ffffffff813335d5:	jne    ffffffff813335c1 <avc_lookup+0xa1>
+ffffffff813335e2:	movzbl 0xa(%rax),%edx
+ffffffff813335e6:	test   %dl,%dl
+ffffffff813335e8:	jne    ffffffff813335ef <avc_lookup+0xcf>
+ffffffff813335ea:	movb   $0x1,0xa(%rax)
+ffffffff813335ee:	ret
+ffffffff813335ef:	ret
+ffffffff813335f0:	incl   %gs:0x99768d(%rip)        # ffffffff81ccac84 <avc_cache_stats+0x4>
+ffffffff813335f7:	xor    %eax,%eax
+ffffffff813335f9:	ret
+"""
+KSTORE = 'ffffffff813335ea:\tmovb   $0x1,0xa(%rax)\n'
+KBAD = {
+    'an unguarded store': KGOOD.replace(
+        'ffffffff813335e8:\tjne    ffffffff813335ef <avc_lookup+0xcf>\n',
+        ''),
+    'a call': KGOOD.replace(
+        'ffffffff813335f7:\txor', 'ffffffff813335f5:\tcall   '
+        'ffffffff81a00000 <_raw_spin_lock>\nffffffff813335f7:\txor'),
+    'a locked increment': KGOOD.replace(
+        'ffffffff813335f7:\txor', 'ffffffff813335f5:\tlock incl 0x10(%rax)'
+        '\nffffffff813335f7:\txor'),
+}
+
+
+def vmlinux_case(listing):
+    insns, relocs = parse_function(listing, KFUNC, linked=True)
+    problems, bit_store = check_function(insns, relocs, KFUNC, (),
+                                         KALLOWED_CALLS)
+    return vmlinux_verdict(insns, problems, bit_store)[0]
+
+
 def selftest():
-    """GOOD must pass, and GOOD with any snippet of BAD added must fail."""
-    problems = check_function(*parse_function(GOOD, FUNC))
+    """GOOD must pass, and GOOD with any snippet of BAD added must fail;
+    so for KGOOD and KBAD, avc_lookup() in a vmlinux."""
+    problems, _ = check_function(*parse_function(GOOD, FUNC))
     print('%s - a clean hit path passes%s' % (
         ('not ok', ': ' + '; '.join(problems)) if problems else ('ok', '')))
     failures = bool(problems)
@@ -275,17 +367,38 @@ def selftest():
                 '\t\t\t848: R_X86_64_PLT32\t__x86_return_thunk-0x4\n', snippet)
         else:
             listing = GOOD.replace(' 875:\tret\n', snippet + ' 875:\tret\n')
-        problems = check_function(*parse_function(listing, FUNC))
+        problems, _ = check_function(*parse_function(listing, FUNC))
         print('%s - rejects %s' % ('ok' if problems else 'not ok', name))
         failures += not problems
+    for name, listing, want in (
+            ('the series\' avc_lookup: one guarded store', KGOOD,
+             'avc_lookup: one store to shared memory, the referenced bit: '
+             'ffffffff813335ea: movb   $0x1,0xa(%rax), after jne    '
+             'ffffffff813335ef <avc_lookup+0xcf> (25 instructions in all)'),
+            ('stock\'s avc_lookup: no store',
+             KGOOD.replace(KSTORE, ''),
+             'avc_lookup: no store to shared memory, no atomic '
+             '(24 instructions)')):
+        got = vmlinux_case(listing)
+        print('%s - vmlinux: %s' % ('ok' if got == want else 'not ok', name))
+        failures += got != want
+    for name, listing in KBAD.items():
+        got = vmlinux_case(listing)
+        bad = 'shared memory, no atomic' in got or 'the referenced bit' in got
+        print('%s - vmlinux: rejects %s' % ('not ok' if bad else 'ok', name))
+        failures += bad
     return failures
 
 
 def main():
     if sys.argv[1:] == ['--selftest']:
         return 1 if selftest() else 0
+    if len(sys.argv) == 3 and sys.argv[1] == '--vmlinux':
+        insns, (problems, bit_store) = check_vmlinux(sys.argv[2])
+        print('\n'.join(vmlinux_verdict(insns, problems, bit_store)))
+        return 1 if problems or not insns else 0
     if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-2].strip(), file=sys.stderr)
+        print(__doc__.strip().split('\n\n')[-1], file=sys.stderr)
         return 2
     insns, problems = check_module(sys.argv[1])
     for p in problems:
