@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""The study of the shipped traces (Documentation/study.rst), host side.
+"""The study of the shipped traces (Documentation/reports/study.rst), host side.
 
   study.py --check-meta TRACE...
   study.py --slots-sweep LOG [--slots-sweep LOG ...] --csv FILE TRACE...

@@ -32,13 +32,13 @@
 #                        under every reclaim policy; avc-advise checked
 #                        against libCacheSim and validated live in a
 #                        guest; tables and plots in build/study/
-#                        (Documentation/study.rst)
+#                        (Documentation/reports/study.rst)
 #   make upstream        the reclaim series of tools/upstream/series/ in the
 #                        kernel's own AVC: Debian's newest linux-source
 #                        (7.x, fetched with apt) built stock and patched,
 #                        each booted in the labeled guest, its counters
 #                        beside the model's prediction, its reclaims
-#                        timed (tools/upstream/run, Documentation/upstream.rst)
+#                        timed (tools/upstream/run, Documentation/reports/upstream.rst)
 #   make native          the core in userspace: benchmark against a plain
 #                        loop, callgrind's instructions per hit, TSan
 #   make fuzz            every libFuzzer target FUZZ_SECONDS (60) each

@@ -19,7 +19,7 @@ The table is in the layout of the 2004 announcement: one row a kernel
 (or a prediction), one column group a number of slots and a
 cache_threshold.  The kernels are stock and patched at 512 slots and, if
 run, at 8192 (CONFIG_SECURITY_SELINUX_AVC_HASH_BITS=13: stock13-...,
-patched13-...).  The verdicts (Documentation/upstream.rst, "The
+patched13-...).  The verdicts (Documentation/reports/upstream.rst, "The
 verdicts"):
 
   misses    counted from the trace's first reset (the policy load, which
