@@ -244,6 +244,7 @@ if setup; then
 		reclaims=$st_reclaims
 		end=$(($(date +%s) + (SECS > 5 ? 5 : SECS)))
 		tsid=1000
+		cp "$TMP/state0" "$TMP/round0"
 		while [ "$(date +%s)" -lt "$end" ] || [ $rounds -lt 3 ]; do
 			"$TOOL" fill 64 $tsid 2>"$TMP/err" ||
 				{ why="fill failed: $(cat "$TMP/err")"; break; }
@@ -259,7 +260,11 @@ if setup; then
 			[ "$st_reclaims" != "$reclaims" ] ||
 				{ why="64 fresh keys, no reclaim"; break; }
 			reclaims=$st_reclaims
+			cp "$TMP/state" "$TMP/round0"
 		done
+		# What the failing round's misses did, and the table after it.
+		[ -z "$why" ] || diag "round $rounds: $(stats_delta \
+			"$TMP/round0" "$TMP/state"); $(tr "\n" " " <"$TMP/state")"
 		trmmod
 	fi
 	finish
