@@ -221,26 +221,22 @@ def check_module(ko):
     return insns, problems
 
 
-def check_vmlinux(vmlinux):
-    """The kernel's avc_lookup() in VMLINUX: (lines to print, problems)."""
-    listing = subprocess.run(
-        ['objdump', '-d', '--no-show-raw-insn', '--disassemble=' + KFUNC,
-         vmlinux], check=True, capture_output=True, text=True).stdout
+def check_linked(listing):
+    """avc_lookup() in a linked listing (objdump -d of a vmlinux): the
+    lines make upstream reads (the problems, else what it stores), and
+    whether there were problems."""
     insns, relocs = parse_function(listing, KFUNC, linked=True)
-    return insns, check_function(insns, relocs, KFUNC, (), KALLOWED_CALLS)
-
-
-def vmlinux_verdict(insns, problems, bit_store):
-    """make upstream's lines: the problems, else what avc_lookup stores."""
+    problems, bit_store = check_function(insns, relocs, KFUNC, (),
+                                         KALLOWED_CALLS)
     if problems:
-        return ['%s: %s' % (KFUNC, p) for p in problems]
+        return ['%s: %s' % (KFUNC, p) for p in problems], True
     if bit_store is None:
         return ['%s: no store to shared memory, no atomic (%d instructions)'
-                % (KFUNC, len(insns))]
+                % (KFUNC, len(insns))], False
     return ['%s: one store to shared memory, the referenced bit: %x: %s, '
             'after %s (%d instructions in all)'
             % (KFUNC, insns[bit_store][0], insns[bit_store][1],
-               insns[bit_store - 1][1], len(insns))]
+               insns[bit_store - 1][1], len(insns))], False
 
 
 GOOD = """\
@@ -345,13 +341,6 @@ KBAD = {
 }
 
 
-def vmlinux_case(listing):
-    insns, relocs = parse_function(listing, KFUNC, linked=True)
-    problems, bit_store = check_function(insns, relocs, KFUNC, (),
-                                         KALLOWED_CALLS)
-    return vmlinux_verdict(insns, problems, bit_store)[0]
-
-
 def selftest():
     """GOOD must pass, and GOOD with any snippet of BAD added must fail;
     so for KGOOD and KBAD, avc_lookup() in a vmlinux."""
@@ -379,12 +368,11 @@ def selftest():
              KGOOD.replace(KSTORE, ''),
              'avc_lookup: no store to shared memory, no atomic '
              '(24 instructions)')):
-        got = vmlinux_case(listing)
+        got = check_linked(listing)[0][0]
         print('%s - vmlinux: %s' % ('ok' if got == want else 'not ok', name))
         failures += got != want
     for name, listing in KBAD.items():
-        got = vmlinux_case(listing)
-        bad = 'shared memory, no atomic' in got or 'the referenced bit' in got
+        bad = not check_linked(listing)[1]
         print('%s - vmlinux: rejects %s' % ('not ok' if bad else 'ok', name))
         failures += bad
     return failures
@@ -394,9 +382,12 @@ def main():
     if sys.argv[1:] == ['--selftest']:
         return 1 if selftest() else 0
     if len(sys.argv) == 3 and sys.argv[1] == '--vmlinux':
-        insns, (problems, bit_store) = check_vmlinux(sys.argv[2])
-        print('\n'.join(vmlinux_verdict(insns, problems, bit_store)))
-        return 1 if problems or not insns else 0
+        lines, bad = check_linked(subprocess.run(
+            ['objdump', '-d', '--no-show-raw-insn',
+             '--disassemble=' + KFUNC, sys.argv[2]],
+            check=True, capture_output=True, text=True).stdout)
+        print('\n'.join(lines))
+        return 1 if bad else 0
     if len(sys.argv) != 2:
         print(__doc__.strip().split('\n\n')[-1], file=sys.stderr)
         return 2
