@@ -11,10 +11,14 @@
  * the reclaims (avc_reclaim_lock()).  Every lock is taken with the
  * _irqsave forms: interrupts off, but on PREEMPT_RT, where they are
  * sleeping locks that leave interrupts on and keep the holder on its CPU.
- * Nothing else in the core tests the mode, except the
- * lookup's static branch (avc_sync_locked()) that keeps the locked modes
- * off the rcu hit path.  What each lock protects is stated once, at
- * struct avc_cache in avc.h.
+ * Outside these helpers the core tests the mode (avc_sync_locked(), a
+ * static branch) in four places only: the lookup, which keeps the locked
+ * modes off the rcu hit path; the two frees of an unlinked node, at once
+ * in the locked modes (readers hold the global lock the caller holds)
+ * and after a grace period in rcu mode; and the reclaim's bucket visit,
+ * which in the locked modes takes no bucket lock (the global lock, held
+ * for the whole section, stands in for it).  What each lock protects is
+ * stated once, at struct avc_cache in avc.h.
  */
 #ifndef _AVC_RCU_SYNC_H
 #define _AVC_RCU_SYNC_H

@@ -79,6 +79,22 @@ stats_delta() {
 		   printf "\n" }' "$1" "$2"
 }
 
+# traced_inserts TSID: the results of the inserts of 8 fresh keys of TSID,
+# counted from the avc_rcu_insert event (a diagnostic: "?" without
+# tracefs).
+traced_inserts() {
+	tr_dir=/sys/kernel/tracing
+	[ -f "$tr_dir/events/avc_rcu/avc_rcu_insert/enable" ] ||
+		{ echo "?"; return 0; }
+	: >"$tr_dir/trace"
+	echo 1 >"$tr_dir/events/avc_rcu/avc_rcu_insert/enable"
+	"$TOOL" fill 8 "$1" 2>/dev/null || true
+	echo 0 >"$tr_dir/events/avc_rcu/avc_rcu_insert/enable"
+	sed -n "s/.* tsid=$1 .*result=\([^ ]*\) active=\([0-9-]*\).*/\1 active=\2/p" \
+		"$tr_dir/trace" | sort | uniq -c | tr -s ' \n' ' '
+	: >"$tr_dir/trace"
+}
+
 # setup: a policy of the torture family loaded (answers are verified
 # from its seqno, $st_seqno), the state in $TMP/state0; tinsmod PARAM...:
 # the torture module loaded to verify them; trmmod: unloaded; finish: the
@@ -262,9 +278,15 @@ if setup; then
 			reclaims=$st_reclaims
 			cp "$TMP/state" "$TMP/round0"
 		done
-		# What the failing round's misses did, and the table after it.
-		[ -z "$why" ] || diag "round $rounds: $(stats_delta \
-			"$TMP/round0" "$TMP/state"); $(tr "\n" " " <"$TMP/state")"
+		# What the failing round's misses did, and the table after it;
+		# then what became of 8 more fresh keys' inserts, and memory.
+		if [ -n "$why" ]; then
+			diag "round $rounds: $(stats_delta \
+				"$TMP/round0" "$TMP/state"); $(tr "\n" " " <"$TMP/state")"
+			diag "inserts of 8 fresh keys: $(traced_inserts $tsid)"
+			diag "$(grep -E '^(MemFree|MemAvailable|Slab):' /proc/meminfo |
+				tr -s ' \n' ' ')"
+		fi
 		trmmod
 	fi
 	finish
