@@ -270,6 +270,7 @@ const char *avc_reclaim_name(enum avc_reclaim_policy policy);
 int avc_reclaimer_parse(const char *name, enum avc_reclaimer *reclaimer);
 const char *avc_reclaimer_name(enum avc_reclaimer reclaimer);
 unsigned int avc_reclaim(struct avc_cache *c);
+unsigned int avc_reclaim_room(struct avc_cache *c);
 void avc_reclaim_wake(struct avc_cache *c);
 void avc_reclaim_work(struct work_struct *work);
 unsigned int avc_watermark_high(unsigned int threshold);

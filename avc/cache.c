@@ -370,17 +370,21 @@ bool avc_insert_stale(struct avc_cache *c, u32 seqno)
 
 /*
  * Take a place for a new entry: true if the insert may go on, false if the
- * place was given back because the cache is at its threshold.  With the
- * background reclaimer, a place past the high watermark wakes it, and a
- * place past the threshold is refused at once: the miss never reclaims.
- * Inline, a place past the threshold makes the inserter reclaim one
+ * cache is at its threshold (no place is then held).  With the background
+ * reclaimer, a place past the high watermark wakes it, and a place past
+ * the threshold is refused at once: the miss never reclaims.  Inline, a
+ * place past the threshold is given back, and the inserter runs one
  * section, with no bucket lock held, before its own node is linked, so
  * that the node is never among its own chunk (which would make
- * reclaim=newest evict what was just asked for); if the cache is still
- * past the threshold then, the place is given back.  Either way a node is
- * linked only when the places taken, its own included, were within the
- * threshold after it took its own, and the cache never holds more than
- * cache_threshold entries (Documentation/design.rst, "The size bound").
+ * reclaim=newest evict what was just asked for); then it takes a place
+ * again, and gives it back if that one is past the threshold too.  A miss
+ * holds no place while it waits for the reclaim lock: a convoy of misses
+ * waiting there would otherwise count as entries, and one longer than the
+ * threshold would hold every place with nothing linked, so that no miss
+ * is cached until the convoy ends.  Either way a node is linked only when
+ * the places taken, its own included, were within the threshold after it
+ * took its own, and the cache never holds more than cache_threshold
+ * entries (Documentation/design.rst, "The size bound").
  */
 static bool avc_take_place(struct avc_cache *c)
 {
@@ -393,8 +397,9 @@ static bool avc_take_place(struct avc_cache *c)
 		if (n <= thr)
 			return true;
 	} else if (n > thr) {
-		avc_reclaim(c);
-		if (atomic_read(&c->active) <= READ_ONCE(c->threshold))
+		atomic_dec(&c->active);
+		avc_reclaim_room(c);
+		if (atomic_inc_return(&c->active) <= READ_ONCE(c->threshold))
 			return true;
 	} else {
 		return true;

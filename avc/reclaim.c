@@ -457,6 +457,25 @@ unsigned int avc_reclaim(struct avc_cache *c)
 }
 
 /**
+ * avc_reclaim_room() - evict one chunk of entries, if the cache has no room
+ *	for one more
+ * @c: the cache; the caller holds none of its locks, and no place
+ *
+ * As avc_reclaim(), for a miss that found the cache full and gave its
+ * place back before waiting for the reclaim lock: the section runs if the
+ * places taken are at least the threshold, that is, if the caller's would
+ * be past it.
+ *
+ * Return: the number of entries evicted.
+ */
+unsigned int avc_reclaim_room(struct avc_cache *c)
+{
+	unsigned int thr = READ_ONCE(c->threshold);
+
+	return avc_reclaim_section(c, thr ? thr - 1 : 0, true);
+}
+
+/**
  * avc_reclaim_wake() - wake the background reclaimer
  * @c: the cache
  *

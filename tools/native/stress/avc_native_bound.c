@@ -27,7 +27,8 @@
  *            (inline); and four distinct fresh keys missed at once at the
  *            threshold are all cached: the first's section makes room for
  *            the others, whose verdict is the cache's count, not their
- *            own evictions;
+ *            own evictions; and (rcu mode) four such misses kept waiting
+ *            on the reclaim lock hold no place while they wait;
  *  scan      65536 slots, threshold 16, 3000 fresh keys one by one: every
  *            section, seen by the avc_rcu_reclaim event's probe, reads at
  *            most AVC_RECLAIM_BUCKETS bucket heads a pass (two with lru),
@@ -676,6 +677,74 @@ static void test_hot(enum avc_reclaim_policy reclaim)
 	}
 }
 
+/*
+ * The convoy (rcu mode, inline): misses waiting for the reclaim lock hold
+ * no place.  The cache at its threshold, the test holds the reclaim lock,
+ * and a herd of distinct fresh keys misses: each member must reclaim, so
+ * it waits for the lock.  While they wait, the places taken must be the
+ * threshold's and no more: waiters that kept their places would count as
+ * entries, and a convoy longer than the threshold (a 32-CPU guest at
+ * threshold 16 formed one) would hold every place with nothing linked,
+ * so that no miss is cached until it ends.  Released, the first section
+ * makes room and every member's key is cached.
+ */
+static void test_convoy(unsigned int rounds)
+{
+	enum { THR = 8 };
+	struct avc_cache *c = avc_rcu_cache();
+	struct worker w[HERD] = { 0 };
+	unsigned int i, r, held, worst = 0;
+	unsigned long flags;
+	u32 fill = 0x50000000;
+
+	avc_cache_set_threshold(c, THR);
+	avc_cache_settle(c);
+	avc_cache_flush(c);
+	herd_distinct = true;
+	pthread_barrier_init(&herd_go, NULL, HERD + 1);
+	pthread_barrier_init(&herd_done, NULL, HERD + 1);
+	for (i = 0; i < HERD; i++) {
+		w[i].id = i;
+		if (pthread_create(&w[i].tid, NULL, herd_main, &w[i])) {
+			fail("pthread_create\n");
+			exit(1);
+		}
+	}
+	for (r = 0; r < rounds; r++) {
+		while (atomic_read(&c->active) < THR)
+			lookup(fill++, 11, 13);
+		__atomic_store_n(&full_inserts, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&herd_missed, 0, __ATOMIC_RELAXED);
+		flags = avc_reclaim_lock(&c->locks, true);
+		__atomic_store_n(&herd_key, 0x60000000 + 16 * r, __ATOMIC_RELEASE);
+		pthread_barrier_wait(&herd_go);
+		while (__atomic_load_n(&herd_missed, __ATOMIC_ACQUIRE) < HERD)
+			sched_yield();
+		/* Long enough for every member to reach the lock. */
+		usleep(2000);
+		held = atomic_read(&c->active);
+		avc_reclaim_unlock(&c->locks, true, flags);
+		pthread_barrier_wait(&herd_done);
+		if (held > worst)
+			worst = held;
+		if (held > THR)
+			fail("round %u: %u places taken while %d misses waited for the reclaim lock, threshold %d\n",
+			     r, held, HERD, THR);
+		if (__atomic_load_n(&full_inserts, __ATOMIC_RELAXED))
+			fail("round %u: %lu of %d misses after the convoy not cached\n",
+			     r, full_inserts, HERD);
+		check_quiet("after a convoy");
+	}
+	__atomic_store_n(&herd_key, 0, __ATOMIC_RELEASE);
+	pthread_barrier_wait(&herd_go);
+	for (i = 0; i < HERD; i++)
+		pthread_join(w[i].tid, NULL);
+	pthread_barrier_destroy(&herd_go);
+	pthread_barrier_destroy(&herd_done);
+	printf("  %u convoys of %d at threshold %d, at most %u places taken while they waited\n",
+	       r, HERD, THR, worst);
+}
+
 static const char *const tests[] = {
 	"dense", "inflight", "herd", "scan", "allhot", "hot",
 };
@@ -715,6 +784,10 @@ static int run_one(const char *test, enum avc_sync sync,
 		probes_reset();
 		herd_distinct = true;
 		test_herd(500);
+		if (sync == AVC_SYNC_RCU) {
+			probes_reset();
+			test_convoy(50);
+		}
 	} else if (!strcmp(test, "scan")) {
 		test_scan(reclaim);
 	} else if (!strcmp(test, "hot")) {
