@@ -173,7 +173,8 @@ struct avc_cache_params {
  *  - @threshold: xchg() and READ_ONCE(), no lock;
  *  - @active: atomic_t, no lock; an insert takes its place with
  *    atomic_inc_return() before it links, so the count never misses an
- *    insert in flight;
+ *    insert on its way to a link (an inline miss past the threshold
+ *    holds none while it reclaims, then takes one again);
  *  - @reclaim_hint, @evicted: under the reclaim lock (avc_reclaim_lock());
  *  - @stats: each CPU writes only its own, with this_cpu_*().
  *
@@ -241,8 +242,9 @@ enum avc_reclaim_policy {
  * @AVC_INSERT_NOMEM: not cached: no node could be allocated
  * @AVC_INSERT_FULL: not cached: the cache was at its threshold, and
  *	either the background reclaimer had not yet made room or (inline)
- *	the miss's own reclaim section left it there (nothing to evict in
- *	its reach, or a lowered threshold the cache is still above)
+ *	it was there again after the miss's reclaim section (nothing to
+ *	evict in its reach, a lowered threshold the cache is still above,
+ *	or the room made taken by other misses first)
  * @AVC_INSERT_CHAIN: linked, after evicting one entry of its bucket,
  *	which held AVC_CHAIN_MAX entries
  *

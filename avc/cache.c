@@ -399,7 +399,8 @@ static bool avc_take_place(struct avc_cache *c)
 	} else if (n > thr) {
 		atomic_dec(&c->active);
 		avc_reclaim_room(c);
-		if (atomic_inc_return(&c->active) <= READ_ONCE(c->threshold))
+		n = atomic_inc_return(&c->active);
+		if (n <= READ_ONCE(c->threshold))
 			return true;
 	} else {
 		return true;

@@ -441,8 +441,10 @@ static unsigned int avc_reclaim_section(struct avc_cache *c,
  *	threshold
  * @c: the cache; the caller holds none of its locks
  *
- * The inline reclaimer's section, run by a miss.  Never sleeps (on
- * PREEMPT_RT: may block on the reclaim lock, a sleeping lock there).
+ * One section of the inline reclaimer's kind, for a caller that counts
+ * its own place among those taken (a miss gives its place back first and
+ * calls avc_reclaim_room()).  Never sleeps (on PREEMPT_RT: may block on
+ * the reclaim lock, a sleeping lock there).
  * Waits for any section in progress, then, if the cache still holds more
  * places than its threshold, evicts up to %AVC_RECLAIM_CHUNK entries,
  * examining at most %AVC_NODE_BUDGET nodes and holding at most one bucket
@@ -464,7 +466,7 @@ unsigned int avc_reclaim(struct avc_cache *c)
  * As avc_reclaim(), for a miss that found the cache full and gave its
  * place back before waiting for the reclaim lock: the section runs if the
  * places taken are at least the threshold, that is, if the caller's would
- * be past it.
+ * be past it.  The threshold is the one read before waiting.
  *
  * Return: the number of entries evicted.
  */

@@ -353,10 +353,10 @@ static int cmd_herds(char **argv)
 			continue;
 		}
 		/*
-		 * A sweep starts only while the places taken exceed the
-		 * threshold, the cache having been at it: while the herd's
-		 * places, at most one a miss, outnumber the entries evicted
-		 * so far.  So the last sweep starts with at most miss - 1
+		 * A sweep starts only while the places taken reach the
+		 * threshold, the sweeping miss holding none, the cache having
+		 * been at it: while the other misses' places, at most one a
+		 * miss, are at least the entries evicted so far.  So the last sweep starts with at most miss - 1
 		 * evicted and adds at most a chunk (Documentation/design.rst,
 		 * "Reclaim"): one chunk for up to 16 misses when it is whole,
 		 * two for 17 to 32, never one a miss.
