@@ -356,10 +356,11 @@ static int cmd_herds(char **argv)
 		 * A sweep starts only while the places taken reach the
 		 * threshold, the sweeping miss holding none, the cache having
 		 * been at it: while the other misses' places, at most one a
-		 * miss, are at least the entries evicted so far.  So the last sweep starts with at most miss - 1
-		 * evicted and adds at most a chunk (Documentation/design.rst,
-		 * "Reclaim"): one chunk for up to 16 misses when it is whole,
-		 * two for 17 to 32, never one a miss.
+		 * miss, are at least the entries evicted so far.  So the last
+		 * sweep starts with at most miss - 1 evicted and adds at most
+		 * a chunk (Documentation/design.rst, "Reclaim"): one chunk for
+		 * up to 16 misses when it is whole, two for 17 to 32, never
+		 * one a miss.
 		 */
 		if (ev > miss - 1 + AVC_RECLAIM_CHUNK) {
 			printf("herds=%u overlapped=%u worst=%u\n", r,

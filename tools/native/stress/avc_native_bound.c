@@ -731,7 +731,7 @@ static void test_convoy(unsigned int rounds)
 		if (held > worst)
 			worst = held;
 		if (held > THR)
-			fail("round %u: %u places taken while %d misses waited for the reclaim lock, threshold %d\n",
+			fail("round %u: %u places taken while %d misses waited, threshold %d\n",
 			     r, held, HERD, THR);
 		if (!linked)
 			fail("round %u: none of %d misses cached after the convoy\n",
