@@ -665,6 +665,15 @@ static void chain_cap(struct kunit *test)
 	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(b, "1* 3* 5 6 ", 10), "%s", b);
 	touch(test, 1000);
 	touch(test, 1001);
+
+	/* Every entry referenced: the oldest goes, not the newest. */
+	for (s = 5; s <= AVC_CHAIN_MAX; s++)
+		touch(test, s);
+	avc_cache_has_perm(x->c, 1002, 2, 3, 0, &avd);
+	bucket_at(test, 0, b, sizeof(b));
+	KUNIT_EXPECT_TRUE_MSG(test, !strncmp(b, "3* 5* ", 6), "%s", b);
+	touch(test, 1001);
+	touch(test, 1002);
 }
 
 static const enum avc_reclaim_policy reach_policies[] = {
