@@ -447,6 +447,35 @@ static void *herd_main(void *arg)
 	return NULL;
 }
 
+/* The herd's members started, each waiting at herd_go for a key. */
+static void herd_start(struct worker *w)
+{
+	unsigned int i;
+
+	pthread_barrier_init(&herd_go, NULL, HERD + 1);
+	pthread_barrier_init(&herd_done, NULL, HERD + 1);
+	for (i = 0; i < HERD; i++) {
+		w[i].id = i;
+		if (pthread_create(&w[i].tid, NULL, herd_main, &w[i])) {
+			fail("pthread_create\n");
+			exit(1);
+		}
+	}
+}
+
+/* Key 0 sends the members home; joined. */
+static void herd_stop(struct worker *w)
+{
+	unsigned int i;
+
+	__atomic_store_n(&herd_key, 0, __ATOMIC_RELEASE);
+	pthread_barrier_wait(&herd_go);
+	for (i = 0; i < HERD; i++)
+		pthread_join(w[i].tid, NULL);
+	pthread_barrier_destroy(&herd_go);
+	pthread_barrier_destroy(&herd_done);
+}
+
 /*
  * At least @rounds herds, and more (up to ten times as many) until ten of
  * them had two reclaims at once: the second waiting for the first, then
@@ -457,19 +486,11 @@ static void test_herd(unsigned int rounds)
 	enum { THR = 64 };
 	struct worker w[HERD] = { 0 };
 	struct avc_cache_stats a, b;
-	unsigned int i, r, contended = 0, worst = 0, seen;
+	unsigned int r, contended = 0, worst = 0, seen;
 	u32 fill = 0x20000000;
 
 	avc_cache_set_threshold(avc_rcu_cache(), THR);
-	pthread_barrier_init(&herd_go, NULL, HERD + 1);
-	pthread_barrier_init(&herd_done, NULL, HERD + 1);
-	for (i = 0; i < HERD; i++) {
-		w[i].id = i;
-		if (pthread_create(&w[i].tid, NULL, herd_main, &w[i])) {
-			fail("pthread_create\n");
-			exit(1);
-		}
-	}
+	herd_start(w);
 	for (r = 0; r < rounds || (contended < 10 && r < 10 * rounds); r++) {
 		/* Up to the threshold: the herd's misses must reclaim. */
 		while (atomic_read(&avc_rcu_cache()->active) < THR)
@@ -507,12 +528,7 @@ static void test_herd(unsigned int rounds)
 			     r, b.misses - a.misses, b.reclaims - a.reclaims);
 		check_quiet("after a herd");
 	}
-	__atomic_store_n(&herd_key, 0, __ATOMIC_RELEASE);
-	pthread_barrier_wait(&herd_go);
-	for (i = 0; i < HERD; i++)
-		pthread_join(w[i].tid, NULL);
-	pthread_barrier_destroy(&herd_go);
-	pthread_barrier_destroy(&herd_done);
+	herd_stop(w);
 	printf("  %u herds of %d%s, %u with two reclaims at once, at most %u evicted by one\n",
 	       r, HERD, herd_distinct ? " distinct keys" : "", contended,
 	       worst);
@@ -696,7 +712,7 @@ static void test_convoy(unsigned int rounds)
 	enum { THR = 2 };
 	struct avc_cache *c = avc_rcu_cache();
 	struct worker w[HERD] = { 0 };
-	unsigned int i, r, held, worst = 0;
+	unsigned int r, held, worst = 0;
 	unsigned long flags, linked;
 	u32 fill = 0x50000000;
 
@@ -704,15 +720,7 @@ static void test_convoy(unsigned int rounds)
 	avc_cache_settle(c);
 	avc_cache_flush(c);
 	herd_distinct = true;
-	pthread_barrier_init(&herd_go, NULL, HERD + 1);
-	pthread_barrier_init(&herd_done, NULL, HERD + 1);
-	for (i = 0; i < HERD; i++) {
-		w[i].id = i;
-		if (pthread_create(&w[i].tid, NULL, herd_main, &w[i])) {
-			fail("pthread_create\n");
-			exit(1);
-		}
-	}
+	herd_start(w);
 	for (r = 0; r < rounds; r++) {
 		while (atomic_read(&c->active) < THR)
 			lookup(fill++, 11, 13);
@@ -738,12 +746,7 @@ static void test_convoy(unsigned int rounds)
 			     r, HERD);
 		check_quiet("after a convoy");
 	}
-	__atomic_store_n(&herd_key, 0, __ATOMIC_RELEASE);
-	pthread_barrier_wait(&herd_go);
-	for (i = 0; i < HERD; i++)
-		pthread_join(w[i].tid, NULL);
-	pthread_barrier_destroy(&herd_go);
-	pthread_barrier_destroy(&herd_done);
+	herd_stop(w);
 	printf("  %u convoys of %d at threshold %d, at most %u places taken while they waited\n",
 	       r, HERD, THR, worst);
 }
