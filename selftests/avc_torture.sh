@@ -80,10 +80,10 @@ stats_delta() {
 }
 
 # traced_inserts TSID: the results of the inserts of 8 fresh keys of TSID,
-# counted from the avc_rcu_insert event (a diagnostic: "?" without
-# tracefs).
+# counted from the avc_rcu_insert event in AVC_RCU_TRACEFS, as the other
+# tests read it (a diagnostic: "?" without tracefs).
 traced_inserts() {
-	tr_dir=/sys/kernel/tracing
+	tr_dir=${AVC_RCU_TRACEFS:-/sys/kernel/tracing}
 	[ -f "$tr_dir/events/avc_rcu/avc_rcu_insert/enable" ] ||
 		{ echo "?"; return 0; }
 	: >"$tr_dir/trace"
