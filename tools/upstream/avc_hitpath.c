@@ -38,7 +38,8 @@
  * which set their referenced bits) and then cold / rounds cold files never
  * asked for before (misses, each past cache_threshold a reclaim).  With
  * hot below cache_threshold a reclaim that evicts hot entries costs
- * misses later; one that spares them does not.  One line:
+ * misses later; one that spares them does not.  With -k 0 every entry
+ * is asked for once: the table a reclaim meets is cold.  One line:
  *
  *   churn hot 6144 cold 16384 rounds 8: 65536 stats in 2.345 s
  */
@@ -246,7 +247,7 @@ int main(int argc, char **argv)
 	mode = i;
 	self = getpid();
 	if (mode == CHURN) {
-		if (!hot || cold < (unsigned long)reps)
+		if (cold < (unsigned long)reps)
 			goto usage;
 		return churn_run(dir, hot, cold, reps);
 	}

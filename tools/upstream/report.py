@@ -574,12 +574,18 @@ def section(out, w, replays, models, jhash_models, verdicts, margin):
         s = cells.get(('stock' + ('13' if sl == 8192 else ''), t))
         p = cells.get(('patched' + ('13' if sl == 8192 else ''), t))
         if s and p:
+            # Stock at twice the threshold, when it ran: what raising
+            # cache_threshold alone buys, against what the series buys.
+            s2 = cells.get(('stock' + ('13' if sl == 8192 else ''), 2 * t))
             print('%s at %d/%d: misses per 1000 lookups, stock %.2f, '
-                  'patched %.2f' % (
+                  'patched %.2f%s' % (
                       w, sl, t, 1e3 * int(s['kernel_misses']) /
                       int(s['kernel_lookups']),
                       1e3 * int(p['kernel_misses']) /
-                      int(p['kernel_lookups'])))
+                      int(p['kernel_lookups']),
+                      ', stock at %d %.2f' % (
+                          2 * t, 1e3 * int(s2['kernel_misses']) /
+                          int(s2['kernel_lookups'])) if s2 else ''))
 
     print(rule)
     print()
@@ -610,42 +616,47 @@ def reclaim_table(out):
     rows = []
     for p in sorted(glob.glob(os.path.join(out, '*-churn-*', 'churn.reclaims'))):
         n = os.path.basename(os.path.dirname(p))
-        m = re.match(r'^(%s)-churn-(\d+)$' % '|'.join(KERNELS), n)
+        m = re.match(r'^(%s)-(churn|churn-cold)-(\d+)$' % '|'.join(KERNELS),
+                     n)
         if not m:
             continue
-        k, t = m.group(1), int(m.group(2))
+        k, w, t = m.group(1), m.group(2), int(m.group(3))
         durs, ecx, lost = reclaim_durations(p)
-        pre = kernel_answers(os.path.join(out, n, 'churn.trace'))
-        keys = distinct_after_reset(os.path.join(out, n, 'churn.trace'))
-        mt = meta(os.path.join(out, n, 'churn.meta')) if os.path.exists(
-            os.path.join(out, n, 'churn.meta')) else {}
+        tr = os.path.join(out, n, '%s.trace' % w)
+        pre = kernel_answers(tr)
+        keys = distinct_after_reset(tr)
+        mp = os.path.join(out, n, '%s.meta' % w)
+        mt = meta(mp) if os.path.exists(mp) else {}
         cap = None
         if pre and mt and keys is not None:
             cap = int(mt['kernel_misses']) - pre['kernel_misses'] - keys
-        rows.append((kslots(k), t, 'patched' if kpatched(k) else 'stock',
+        rows.append((kslots(k), t, 'hot' if w == 'churn' else 'cold',
+                     'patched' if kpatched(k) else 'stock',
                      durs, ecx, lost, cap))
     if not rows:
         return
-    print('Reclaim, make trace\'s churn workload: a hot set of 3/4 of the '
+    print('Reclaim, make trace\'s churn workload: hot, a set of 3/4 of the '
           'threshold')
-    print('stat()ed every round, and keys asked for once streaming through;')
-    print('avc_reclaim_node() timed by a kprobe pair (µs, TCG), and the')
-    print('capacity misses (misses from the policy load less its distinct keys):')
+    print('stat()ed every round (its entries referenced), cold, none; keys')
+    print('asked for once streaming through; avc_reclaim_node() timed by a')
+    print('kprobe pair (µs, TCG), and the capacity misses (misses from the')
+    print('policy load less its distinct keys):')
     print('-' * 79)
-    print('%-14s %-8s %7s %8s %8s %8s %8s %6s %9s' % (
-        'slots/thr', 'kernel', 'reclaims', 'p50', 'p99', 'p99.9', 'max',
-        'lost', 'capacity'))
-    for sl, t, base, durs, ecx, lost, cap in sorted(rows):
+    print('%-10s %-5s %-8s %7s %7s %7s %7s %7s %5s %8s' % (
+        'slots/thr', 'table', 'kernel', 'reclaims', 'p50', 'p99', 'p99.9',
+        'max', 'lost', 'capacity'))
+    for sl, t, table, base, durs, ecx, lost, cap in sorted(
+            rows, key=lambda r: (r[0], r[1], r[2] != 'hot', r[3])):
         if durs:
             q = [percentile(durs, x) for x in (0.5, 0.99, 0.999)] + [durs[-1]]
-            print('%-14s %-8s %7d %8.0f %8.0f %8.0f %8.0f %6s %9s' % (
-                '%d/%d' % (sl, t), base, len(durs), *q,
+            print('%-10s %-5s %-8s %7d %7.0f %7.0f %7.0f %7.0f %5s %8s' % (
+                '%d/%d' % (sl, t), table, base, len(durs), *q,
                 '-' if lost is None else lost,
                 '-' if cap is None else cap))
         else:
-            print('%-14s %-8s %7d %44s %9s' % ('%d/%d' % (sl, t), base, 0,
-                                                'no reclaim timed',
-                                                '-' if cap is None else cap))
+            print('%-10s %-5s %-8s %7d %36s %8s' % (
+                '%d/%d' % (sl, t), table, base, 0, 'no reclaim timed',
+                '-' if cap is None else cap))
     print('-' * 79)
     print()
 
