@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@
 
 #include <linux/kernel.h>
 #include "api.h"
+#include <avc_native/cli.h>
 #include <avc_native/setup.h>
 #include "plain.h"
 
@@ -153,7 +155,6 @@ struct bench_run {
 
 struct bench_thread {
 	struct bench_run *run;
-	pthread_t tid;
 	unsigned int cpu;
 	u64 calls;
 	u64 ns;
@@ -328,6 +329,7 @@ static double bench_one(const struct bench_cfg *cfg, unsigned int nthreads,
 			unsigned int ms)
 {
 	struct bench_thread t[MAX_THREADS] = { 0 };
+	pthread_t tids[MAX_THREADS];
 	struct bench_run run = {
 		.cfg = cfg, .nthreads = nthreads, .ms = ms,
 	};
@@ -343,17 +345,13 @@ static double bench_one(const struct bench_cfg *cfg, unsigned int nthreads,
 	for (i = 0; i < nthreads; i++) {
 		t[i].run = &run;
 		t[i].cpu = i % online_cpus;
-		if (pthread_create(&t[i].tid, NULL, bench_thread_fn, &t[i])) {
-			bench_fail("pthread_create");
-			nthreads = i;
-			break;
-		}
 	}
+	cli_start_threads(tids, nthreads, bench_thread_fn, t, sizeof(t[0]));
 	while (__atomic_load_n(&run.ready, __ATOMIC_SEQ_CST) < (int)nthreads)
 		sched_yield();
 	__atomic_store_n(&run.go, 1, __ATOMIC_RELEASE);
+	cli_join_threads(tids, nthreads);
 	for (i = 0; i < nthreads; i++) {
-		pthread_join(t[i].tid, NULL);
 		if (t[i].err)
 			bench_fail("avc_native_thread_enter");
 		if (t[i].sum != bench_expected_sum(t[i].calls)) {
@@ -527,16 +525,18 @@ int main(int argc, char **argv)
 	unsigned long callgrind = 0;
 	int o;
 
+	cli_init("avc_native_bench", 2);
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 'm':
-			ms = strtoul(optarg, NULL, 0);
+			ms = cli_number("--ms", optarg, 0, 1, UINT_MAX);
 			break;
 		case 'r':
-			reps = strtoul(optarg, NULL, 0);
+			reps = cli_number("--reps", optarg, 0, 1, MAX_REPS);
 			break;
 		case 'c':
-			callgrind = strtoul(optarg, NULL, 0);
+			callgrind = cli_number("--callgrind", optarg, 0, 0,
+					       ULONG_MAX);
 			break;
 		case 'o':
 			ncfgs = NCFGS_RCU;
@@ -546,11 +546,6 @@ int main(int argc, char **argv)
 				"       %s --callgrind N\n", argv[0], argv[0]);
 			return 2;
 		}
-	}
-	if (!ms || !reps || reps > MAX_REPS) {
-		fprintf(stderr, "avc_native_bench: --ms > 0, 1 <= --reps <= %d\n",
-			MAX_REPS);
-		return 2;
 	}
 	online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (!online_cpus)
