@@ -41,6 +41,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -51,6 +52,7 @@
 
 #include <linux/kernel.h>
 #include "api.h"
+#include <avc_native/cli.h>
 #include <avc_native/setup.h>
 #include "avc_model.h"
 
@@ -74,7 +76,6 @@ static u32 loads_done;		/* seqno of the newest load returned */
 static unsigned long failures;
 
 struct worker {
-	pthread_t tid;
 	void *(*fn)(void *arg);
 	u64 seed;
 	unsigned long ops;
@@ -299,6 +300,7 @@ static int run_one(enum avc_sync sync, enum avc_reclaim_policy reclaim,
 		.hash_seed = (u32)seed | 1,
 	};
 	struct worker w[MAX_READERS + 4] = { 0 };
+	pthread_t tids[ARRAY_SIZE(w)];
 	unsigned long before = failures, lookups = 0, computes = 0;
 	struct avc_cache_stats st;
 	unsigned int i, n = 0;
@@ -321,18 +323,12 @@ static int run_one(enum avc_sync sync, enum avc_reclaim_policy reclaim,
 	w[n++].fn = flusher_fn;
 	w[n++].fn = tuner_fn;
 	w[n++].fn = stats_fn;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		w[i].seed = seed + 0x1000 * (i + 1);
-		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i])) {
-			fail("pthread_create\n");
-			n = i;
-			break;
-		}
-	}
+	cli_start_threads(tids, n, worker_main, w, sizeof(w[0]));
 	sleep(seconds);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-	for (i = 0; i < n; i++)
-		pthread_join(w[i].tid, NULL);
+	cli_join_threads(tids, n);
 
 	avc_cache_settle(avc_rcu_cache());
 	check_quiescent(__atomic_load_n(&loads_done, __ATOMIC_RELAXED));
@@ -382,10 +378,12 @@ int main(int argc, char **argv)
 	u64 seed = 0;
 	int o, bad = 0;
 
+	cli_init("avc_native_stress", 2);
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 't':
-			seconds = strtoul(optarg, NULL, 0);
+			seconds = cli_number("--seconds", optarg, 0, 0,
+					     UINT_MAX);
 			break;
 		case 's':
 			sync_arg = optarg;
@@ -394,10 +392,11 @@ int main(int argc, char **argv)
 			reclaim_arg = optarg;
 			break;
 		case 'n':
-			nreaders = strtoul(optarg, NULL, 0);
+			nreaders = cli_number("--readers", optarg, 0, 1,
+					      MAX_READERS);
 			break;
 		case 'S':
-			seed = strtoull(optarg, NULL, 0);
+			seed = cli_number("--seed", optarg, 0, 0, ULLONG_MAX);
 			break;
 		case 'R':
 			where_arg = optarg;
@@ -412,11 +411,6 @@ int main(int argc, char **argv)
 				argv[0]);
 			return 2;
 		}
-	}
-	if (!nreaders || nreaders > MAX_READERS) {
-		fprintf(stderr, "avc_native_stress: 1 <= --readers <= %d\n",
-			MAX_READERS);
-		return 2;
 	}
 	if (!seed)
 		seed = avc_native_random_u32() | (u64)avc_native_random_u32() << 32;
