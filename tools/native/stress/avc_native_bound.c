@@ -76,6 +76,7 @@
  * it.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -88,6 +89,7 @@
 #include <linux/kernel.h>
 #include "api.h"
 #include "node.h"
+#include <avc_native/cli.h>
 #include <avc_native/setup.h>
 #include "avc_oracle.h"
 #include "avc_rcu_events.h"
@@ -215,7 +217,6 @@ struct crew {
 };
 
 struct worker {
-	pthread_t tid;
 	struct crew *crew;
 	void (*step)(struct worker *w);
 	unsigned int id;
@@ -277,6 +278,7 @@ static int run_crew(struct worker *w, unsigned int n, u64 ns)
 {
 	struct crew cr = { .nthreads = n };
 	u64 end = now_ns() + ns;
+	pthread_t tids[MAX_THREADS];
 	unsigned int i, checks = 0;
 	int max = 0, e;
 
@@ -284,13 +286,9 @@ static int run_crew(struct worker *w, unsigned int n, u64 ns)
 	pthread_barrier_init(&cr.leave, NULL, n + 1);
 	__atomic_store_n(&avc_native_preempt_one_in, preempt_one_in,
 			 __ATOMIC_RELAXED);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		w[i].crew = &cr;
-		if (pthread_create(&w[i].tid, NULL, worker_main, &w[i])) {
-			fail("pthread_create\n");
-			exit(1);
-		}
-	}
+	cli_start_threads(tids, n, worker_main, w, sizeof(w[0]));
 	do {
 		usleep(1000);
 		__atomic_store_n(&cr.pause, 1, __ATOMIC_RELEASE);
@@ -304,8 +302,7 @@ static int run_crew(struct worker *w, unsigned int n, u64 ns)
 			__atomic_store_n(&cr.stop, 1, __ATOMIC_RELEASE);
 		pthread_barrier_wait(&cr.leave);
 	} while (!__atomic_load_n(&cr.stop, __ATOMIC_RELAXED));
-	for (i = 0; i < n; i++)
-		pthread_join(w[i].tid, NULL);
+	cli_join_threads(tids, n);
 	__atomic_store_n(&avc_native_preempt_one_in, 0, __ATOMIC_RELAXED);
 	pthread_barrier_destroy(&cr.arrive);
 	pthread_barrier_destroy(&cr.leave);
@@ -376,6 +373,7 @@ static void test_inflight(u64 ns, u64 seed)
 enum { HERD = 4 };
 static u32 herd_key;
 static pthread_barrier_t herd_go, herd_done;
+static pthread_t herd_tids[HERD];
 static __thread bool herd_member;
 static unsigned int herd_missed;
 
@@ -454,24 +452,17 @@ static void herd_start(struct worker *w)
 
 	pthread_barrier_init(&herd_go, NULL, HERD + 1);
 	pthread_barrier_init(&herd_done, NULL, HERD + 1);
-	for (i = 0; i < HERD; i++) {
+	for (i = 0; i < HERD; i++)
 		w[i].id = i;
-		if (pthread_create(&w[i].tid, NULL, herd_main, &w[i])) {
-			fail("pthread_create\n");
-			exit(1);
-		}
-	}
+	cli_start_threads(herd_tids, HERD, herd_main, w, sizeof(w[0]));
 }
 
 /* Key 0 sends the members home; joined. */
-static void herd_stop(struct worker *w)
+static void herd_stop(void)
 {
-	unsigned int i;
-
 	__atomic_store_n(&herd_key, 0, __ATOMIC_RELEASE);
 	pthread_barrier_wait(&herd_go);
-	for (i = 0; i < HERD; i++)
-		pthread_join(w[i].tid, NULL);
+	cli_join_threads(herd_tids, HERD);
 	pthread_barrier_destroy(&herd_go);
 	pthread_barrier_destroy(&herd_done);
 }
@@ -528,7 +519,7 @@ static void test_herd(unsigned int rounds)
 			     r, b.misses - a.misses, b.reclaims - a.reclaims);
 		check_quiet("after a herd");
 	}
-	herd_stop(w);
+	herd_stop();
 	printf("  %u herds of %d%s, %u with two reclaims at once, at most %u evicted by one\n",
 	       r, HERD, herd_distinct ? " distinct keys" : "", contended,
 	       worst);
@@ -746,7 +737,7 @@ static void test_convoy(unsigned int rounds)
 			     r, HERD);
 		check_quiet("after a convoy");
 	}
-	herd_stop(w);
+	herd_stop();
 	printf("  %u convoys of %d at threshold %d, at most %u places taken while they waited\n",
 	       r, HERD, THR, worst);
 }
@@ -831,10 +822,11 @@ int main(int argc, char **argv)
 	u64 seed = 0;
 	int o, bad = 0;
 
+	cli_init("avc_native_bound", 2);
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 't':
-			seconds = strtod(optarg, NULL);
+			seconds = cli_real("--seconds", optarg, 0, 86400);
 			break;
 		case 's':
 			sync_arg = optarg;
@@ -846,10 +838,11 @@ int main(int argc, char **argv)
 			test_arg = optarg;
 			break;
 		case 'S':
-			seed = strtoull(optarg, NULL, 0);
+			seed = cli_number("--seed", optarg, 0, 0, ULLONG_MAX);
 			break;
 		case 'p':
-			preempt_one_in = strtoul(optarg, NULL, 0);
+			preempt_one_in = cli_number("--preempt", optarg, 0, 0,
+						    UINT_MAX);
 			break;
 		case 'R':
 			where_arg = optarg;
