@@ -101,7 +101,9 @@
  * measurement, not a test: the exit status is 0 unless something could
  * not be set up or a hit of the hit grid missed.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -114,6 +116,7 @@
 #include <linux/workqueue.h>
 #include "api.h"
 #include "node.h"
+#include <avc_native/cli.h>
 #include <avc_native/setup.h>
 #include "ss.h"
 #include "avc_rcu_events.h"
@@ -274,12 +277,6 @@ static u32 key_ssid(u32 i)
 	return 1 + i / rules * rules + (u32)((u64)(i % rules) * KEY_STEP % rules);
 }
 
-static void fail(const char *what)
-{
-	fprintf(stderr, "avc_native_latency: %s failed\n", what);
-	exit(1);
-}
-
 /* The background reclaimer's gap between its watermarks (reclaim.c). */
 static unsigned int watermark_gap(unsigned int thr)
 {
@@ -301,7 +298,7 @@ static unsigned int avc_keys(u32 *keys, unsigned int max)
 	rcu_read_lock();
 	t = rcu_dereference(c->table);
 	if (rcu_access_pointer(t->future))
-		fail("the walk of a table being resized");
+		die("the walk of a table being resized failed");
 	for (i = 0; i <= t->mask; i++)
 		hlist_for_each_entry_rcu(node, &t->slots[i], list)
 			if (n < max)
@@ -560,16 +557,16 @@ static void run(unsigned int slots, unsigned int thr, int r, int temp,
 	u32 ns, s;
 
 	if (avc_rcu_setup(&cfg))
-		fail("setup");
+		die("setup failed");
 	if (policy && avc_rcu_load_policy(policy, policy_len))
-		fail("the policy's load");
+		die("the policy's load failed");
 	if (r == R_61) {
 		if (avc_ss_init(&ss) ||
 		    (policy && avc_ss_load(&ss, policy, policy_len, &ld)))
-			fail("6.1's policy");
+			die("6.1's policy failed");
 		up = up61_create(&ss, slots, thr);
 		if (!up)
-			fail("6.1's setup");
+			die("6.1's setup failed");
 	}
 	avc_cache_settle(avc_rcu_cache());
 	for (i = 0; i < 4 * thr; i++)
@@ -700,9 +697,9 @@ static void hit_run(unsigned int n, unsigned int slots, struct hit_row *h)
 	u32 x, x0;
 
 	if (avc_rcu_setup(&cfg))
-		fail("setup");
+		die("setup failed");
 	if (policy && avc_rcu_load_policy(policy, policy_len))
-		fail("the policy's load");
+		die("the policy's load failed");
 	avc_cache_settle(avc_rcu_cache());
 	for (i = 0; i < n; i++)
 		lookup(R_INLINE, NULL, key_ssid(i), NULL);
@@ -741,11 +738,8 @@ static void hit_run(unsigned int n, unsigned int slots, struct hit_row *h)
 	h->all_p50 = quantile(&d, 0.5);
 	h->all_p99 = quantile(&d, 0.99);
 	avc_cache_stats_sum(avc_rcu_cache(), &s1);
-	if (s1.misses != s0.misses) {
-		fprintf(stderr, "avc_native_latency: %u of the hit grid's lookups missed\n",
-			s1.misses - s0.misses);
-		exit(1);
-	}
+	if (s1.misses != s0.misses)
+		die("%u of the hit grid's lookups missed", s1.misses - s0.misses);
 	avc_rcu_teardown();
 	/* Keep the lookups: their results are used. */
 	if (sink == 0xdeadbeef)
@@ -763,7 +757,7 @@ static void hit_grid(const unsigned int *ents, unsigned int nents,
 
 	rows = calloc((size_t)nrows * reps, sizeof(*rows));
 	if (!rows)
-		fail("allocation");
+		die("allocation failed");
 	/* A warm-up, not counted: the first cache the program's hits see. */
 	hit_run(ents[0], hit_slots[0], &rows[0]);
 	for (k = 0; k < reps; k++)
@@ -774,10 +768,8 @@ static void hit_grid(const unsigned int *ents, unsigned int nents,
 					      reps + k]);
 	if (csv_path) {
 		csv = fopen(csv_path, "w");
-		if (!csv) {
-			perror(csv_path);
-			exit(1);
-		}
+		if (!csv)
+			die("%s: %s", csv_path, strerror(errno));
 		fputs("entries,slots,table_slots,linked,longest_chain,", csv);
 		fputs("hot64_p50,hot64_p99,all_p50,all_p99\n", csv);
 	}
@@ -819,21 +811,27 @@ static void hit_grid(const unsigned int *ents, unsigned int nents,
 	free(rows);
 }
 
-static unsigned int parse_list(const char *s, unsigned int *v,
-			       unsigned int max)
+/*
+ * A list of numbers, spaces or commas between, into @v: how many, more
+ * than @max if there are more.
+ */
+static unsigned int parse_list(const char *opt, const char *s,
+			       unsigned int *v, unsigned int max)
 {
+	char *copy = strdup(s), *tok, *save = NULL;
 	unsigned int n = 0;
-	char *end;
 
-	while (*s && n < max) {
-		v[n++] = strtoul(s, &end, 0);
-		if (end == s)
-			return MAX_AXIS + 1;
-		s = end;
-		while (*s == ' ' || *s == ',')
-			s++;
+	if (!copy)
+		die("out of memory");
+	for (tok = strtok_r(copy, " ,", &save); tok && n <= max;
+	     tok = strtok_r(NULL, " ,", &save)) {
+		if (n == max)
+			n++;
+		else
+			v[n++] = cli_number(opt, tok, 0, 0, UINT_MAX);
 	}
-	return *s ? MAX_AXIS + 1 : n;
+	free(copy);
+	return n;
 }
 
 /* A list of names out of @names: a bit for each, 0 if one is unknown. */
@@ -966,22 +964,26 @@ int main(int argc, char **argv)
 	u32 overhead;
 	int o, r;
 
+	cli_init("avc_native_latency", 2);
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
 		case 'x':
-			crossings = strtoul(optarg, NULL, 0);
+			crossings = cli_number("--crossings", optarg, 0, 1,
+					       UINT_MAX);
 			break;
 		case 'm':
-			max_misses = strtoul(optarg, NULL, 0);
+			max_misses = cli_number("--max-misses", optarg, 0, 1,
+						UINT_MAX);
 			break;
 		case 'c':
 			csv_path = optarg;
 			break;
 		case 's':
-			nslots = parse_list(optarg, slots, MAX_AXIS);
+			nslots = parse_list("--slots", optarg, slots, MAX_AXIS);
 			break;
 		case 't':
-			nthrs = parse_list(optarg, thrs, MAX_AXIS);
+			nthrs = parse_list("--thresholds", optarg, thrs,
+					   MAX_AXIS);
 			break;
 		case 'R':
 			rbits = parse_names(optarg, reclaimer_names,
@@ -1001,13 +1003,14 @@ int main(int argc, char **argv)
 			reclaim_policy = __builtin_ctz(pbits);
 			break;
 		case 'r':
-			rules = strtoul(optarg, NULL, 0);
+			rules = cli_number("--rules", optarg, 0, 0, MAX_RULES);
 			break;
 		case 'n':
-			reps = strtoul(optarg, NULL, 0);
+			reps = cli_number("--reps", optarg, 0, 1, MAX_REPS);
 			break;
 		case 'e':
-			nents = parse_list(optarg, ents, MAX_AXIS);
+			nents = parse_list("--hit-entries", optarg, ents,
+					   MAX_AXIS);
 			break;
 		case 'h':
 			hit_csv = optarg;
@@ -1016,9 +1019,8 @@ int main(int argc, char **argv)
 			print_usage(argv[0]);
 		}
 	}
-	if (optind != argc || !crossings || !max_misses || nslots > MAX_AXIS ||
-	    nthrs > MAX_AXIS || nents > MAX_AXIS || rules > MAX_RULES ||
-	    !reps || reps > MAX_REPS)
+	if (optind != argc || nslots > MAX_AXIS || nthrs > MAX_AXIS ||
+	    nents > MAX_AXIS)
 		print_usage(argv[0]);
 	for (i = 0; i < nslots; i++)
 		if (slots[i] && (slots[i] & (slots[i] - 1) ||
@@ -1048,7 +1050,7 @@ int main(int argc, char **argv)
 					       sysconf(_SC_NPROCESSORS_ONLN) > 1 ?
 					       1 : -1);
 	if (!callback_thread)
-		fail("liburcu's callback thread");
+		die("liburcu's callback thread failed");
 	set_thread_call_rcu_data(callback_thread);
 	INIT_WORK(&pin, pin_worker);
 	queue_work(system_unbound_wq, &pin);
@@ -1077,10 +1079,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (csv_path && nrows) {
 		csv = fopen(csv_path, "w");
-		if (!csv) {
-			perror(csv_path);
-			return 1;
-		}
+		if (!csv)
+			die("%s: %s", csv_path, strerror(errno));
 		fputs("slots,table_slots,threshold,reclaimer,table,policy,misses,", csv);
 		fputs("plain,p50,p99,p999,max,crossing,c_p50,c_p99,c_p999,c_max,", csv);
 		fputs("wakes,full,chain,sections,s_p50,s_p99,s_max,", csv);
