@@ -72,7 +72,6 @@
 #include <endian.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +83,7 @@
 #include <linux/jhash.h>
 #include <linux/log2.h>
 #include "api.h"
+#include <avc_native/cli.h>
 #include <avc_native/setup.h>
 #include "../../avcstat/avc_trace_format.h"
 #include "../../avcstat/upstream_avc.h"
@@ -139,18 +139,6 @@ struct trace {
 	unsigned long long meta_lookups;
 	struct kernel_counts kernel;
 };
-
-static __printf(1, 2) __noreturn void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, PROG ": ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -772,9 +760,8 @@ static unsigned int parse_list(const char *opt, const char *arg,
 			       unsigned int *v, unsigned long min,
 			       unsigned long max, const char *word)
 {
-	char *copy = strdup(arg), *tok, *save = NULL, *end;
+	char *copy = strdup(arg), *tok, *save = NULL;
 	unsigned int n = 0;
-	unsigned long x;
 
 	if (!copy)
 		die("out of memory");
@@ -786,13 +773,7 @@ static unsigned int parse_list(const char *opt, const char *arg,
 			v[n++] = 0;
 			continue;
 		}
-		errno = 0;
-		x = strtoul(tok, &end, 10);
-		if (*tok < '0' || *tok > '9' || *end || errno || x < min ||
-		    x > max)
-			die("%s: not a number from %lu to %lu: %s", opt, min,
-			    max, tok);
-		v[n++] = x;
+		v[n++] = cli_number(opt, tok, 10, min, max);
 	}
 	free(copy);
 	if (!n)
@@ -853,6 +834,8 @@ int main(int argc, char **argv)
 	int opt, ntraces;
 	char slot_list[MAX_LIST * 8] = "";
 
+	/* A bad value dies with status 1, as every refusal of the replay. */
+	cli_init(PROG, 1);
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
