@@ -577,15 +577,17 @@ def section(out, w, replays, models, jhash_models, verdicts, margin):
             # Stock at twice the threshold, when it ran: what raising
             # cache_threshold alone buys, against what the series buys.
             s2 = cells.get(('stock' + ('13' if sl == 8192 else ''), 2 * t))
-            print('%s at %d/%d: misses per 1000 lookups, stock %.2f, '
-                  'patched %.2f%s' % (
-                      w, sl, t, 1e3 * int(s['kernel_misses']) /
-                      int(s['kernel_lookups']),
-                      1e3 * int(p['kernel_misses']) /
-                      int(p['kernel_lookups']),
-                      ', stock at %d %.2f' % (
-                          2 * t, 1e3 * int(s2['kernel_misses']) /
-                          int(s2['kernel_lookups'])) if s2 else ''))
+            # Per 1000 lookups and, in parentheses, the window's misses:
+            # a timed window (tenants) holds more or fewer lookups from
+            # one boot to the next, its compulsory misses the same.
+            def rate(m):
+                return '%.2f (%d)' % (1e3 * int(m['kernel_misses']) /
+                                      int(m['kernel_lookups']),
+                                      int(m['kernel_misses']))
+            print('%s at %d/%d: misses per 1000 lookups, stock %s, '
+                  'patched %s%s' % (
+                      w, sl, t, rate(s), rate(p),
+                      ', stock at %d %s' % (2 * t, rate(s2)) if s2 else ''))
 
     print(rule)
     print()
