@@ -83,14 +83,13 @@
 #include <stdnoreturn.h>
 #include <string.h>
 
-#include "avc_trace_format.h"
+#include "avc_trace_read.h"
 #include "upstream_avc.h"
 
 #define PROG		"avc-curve"
 #define MAX_SIZES	64
 #define NONE		UINT32_MAX	/* no position: never, or not cached */
 #define SAMPLE_BITS	24
-#define CHUNK		4096		/* records read at a time */
 
 static noreturn void die(const char *fmt, ...)
 {
@@ -253,41 +252,7 @@ static bool kept(uint32_t id, uint32_t ssid, uint32_t tsid, uint16_t tclass)
 	return key_kept[id] == 1;
 }
 
-/* One record, as the caches see it. */
-struct event {
-	uint8_t kind, flags;
-	uint32_t seq, ssid, tsid;
-	uint16_t tclass;
-	uint64_t ts_ns;
-};
-
-static void event_of(const unsigned char *p, size_t recsize, struct event *e)
-{
-	if (recsize == sizeof(struct avc_trace_record2)) {
-		const struct avc_trace_record2 *r = (const void *)p;
-
-		e->kind = r->kind;
-		e->flags = r->flags;
-		e->seq = le32toh(r->seq);
-		e->ssid = le32toh(r->ssid);
-		e->tsid = le32toh(r->tsid);
-		e->tclass = le16toh(r->tclass);
-		e->ts_ns = le64toh(r->ts_ns);
-	} else {
-		const struct avc_trace_record *r = (const void *)p;
-
-		e->kind = r->kind;
-		/* Version 1 was recorded permissive only: updates granted. */
-		e->flags = r->kind == AVC_TRACE_UPDATE ? AVC_TRACE_F_GRANTED : 0;
-		e->seq = le32toh(r->seq);
-		e->ssid = le32toh(r->ssid);
-		e->tsid = le32toh(r->tsid);
-		e->tclass = le16toh(r->tclass);
-		e->ts_ns = 0;
-	}
-}
-
-static void take(const struct event *e, unsigned int version)
+static void take(const struct avc_trace_event *e, unsigned int version)
 {
 	unsigned int i;
 	uint32_t id;
@@ -330,37 +295,23 @@ static void take(const struct event *e, unsigned int version)
 /* Read and check the trace, handing each record to take(). */
 static unsigned int read_trace(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	struct avc_trace_header h;
-	unsigned long long n, i = 0;
-	unsigned char *buf;
-	unsigned int version, i_size;
-	size_t recsize, got, j, partial = 0;
+	struct avc_trace_reader r = {
+		.xz_hint = "decompress it, or give it to avc-advise",
+	};
+	struct avc_trace_event e;
+	unsigned long long n;
+	const void *rec;
+	unsigned int version;
+	size_t j;
+	int err;
 
-	if (!f)
-		die("%s: %s", path, strerror(errno));
+	err = avc_trace_open(&r, path);
 	if (!strcmp(path, "-"))
 		path = "standard input";
-	got = fread(&h, 1, sizeof(h), f);
-	if (got < sizeof(h)) {
-		if (ferror(f))
-			die("%s: %s", path, strerror(errno));
-		die("%s: trace truncated: %zu bytes, shorter than a header",
-		    path, got);
-	}
-	if (memcmp(h.magic, AVC_TRACE_MAGIC, sizeof(h.magic)))
-		die("%s: not an AVC trace: bad magic%s", path,
-		    !memcmp(h.magic, "\3757zXZ", 6) ?
-		    " (xz-compressed: decompress it, or give it to avc-advise)" :
-		    "");
-	version = le32toh(h.version);
-	i_size = le32toh(h.record_size);
-	recsize = avc_trace_record_size(&h);
-	if (!recsize)
-		die("%s: bad header: version %u, record size %u, flags %#x %s",
-		    path, version, i_size, le32toh(h.flags),
-		    "(want version 2, size 56 or version 1, size 24; flags 0)");
-	n = le64toh(h.nrecords);
+	if (err)
+		die("%s: %s", path, r.error);
+	version = r.version;
+	n = r.nrecords;
 
 	if (!sample_rate && n > max_exact)
 		sample_rate = (double)max_exact / (double)n;
@@ -379,39 +330,13 @@ static unsigned int read_trace(const char *path)
 		}
 	}
 
-	buf = xrealloc(NULL, CHUNK * recsize);
-	while (i < n) {
-		size_t want = n - i < CHUNK ? n - i : CHUNK;
-
-		got = fread(buf + partial, 1, want * recsize - partial, f) +
-		      partial;
-		if (ferror(f))
-			die("%s: %s", path, strerror(errno));
-		for (j = 0; j + recsize <= got; j += recsize, i++) {
-			struct event e;
-
-			event_of(buf + j, recsize, &e);
-			if (e.seq != (uint32_t)i)
-				die("%s: record %llu: seq %u, expected %u (events lost?)",
-				    path, i, e.seq, (uint32_t)i);
-			if (e.kind > AVC_TRACE_UPDATE)
-				die("%s: record %llu: unknown kind %u", path, i,
-				    e.kind);
-			take(&e, version);
-		}
-		partial = got - j;
-		if (partial)
-			memmove(buf, buf + j, partial);
-		if (got < want * recsize)	/* the end of the file */
-			die("%s: trace truncated: %llu of %llu records, %zu bytes of a partial one",
-			    path, i, n, partial);
+	while ((rec = avc_trace_next(&r))) {
+		avc_trace_event(&r, rec, &e);
+		take(&e, version);
 	}
-	if (fread(buf, 1, 1, f) == 1)
-		die("%s: record %llu: past the %llu records the header announces",
-		    path, n, n);
-	free(buf);
-	if (f != stdin)
-		fclose(f);
+	if (r.error[0])
+		die("%s: %s", path, r.error);
+	avc_trace_close(&r);
 	return version;
 }
 
