@@ -69,15 +69,12 @@
  * A replay whose lookups are not the trace's fails the run (exit 1).  The
  * time taken and the lookups per second go to stderr.
  */
-#include <endian.h>
-#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <lzma.h>
 
 #include <linux/err.h>
 #include <linux/jhash.h>
@@ -85,14 +82,12 @@
 #include "api.h"
 #include <avc_native/cli.h>
 #include <avc_native/setup.h>
-#include "../../avcstat/avc_trace_format.h"
+#include "../../avcstat/avc_trace_read.h"
 #include "../../avcstat/upstream_avc.h"
 #include "../../avc_trace/trace_oracle.h"
 
 #define PROG		"avc_native_replay"
 #define MAX_LIST	64
-
-static const unsigned char xz_magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
 
 /**
  * struct kernel_counts - the kernel AVC's counters over a trace's window
@@ -116,8 +111,7 @@ struct kernel_counts {
  * struct trace - one trace, read and checked
  * @path: as given
  * @name: the file's name without .xz and .trace
- * @data: the uncompressed trace
- * @len: its bytes
+ * @reader: the trace, loaded (uncompressed) and checked
  * @recs: its records, after the header
  * @nrecords: how many
  * @lookups: of which lookups
@@ -128,8 +122,7 @@ struct kernel_counts {
 struct trace {
 	const char *path;
 	char *name;
-	unsigned char *data;
-	size_t len;
+	struct avc_trace_reader reader;
 	const unsigned char *recs;
 	size_t recsize;		/* 24 (version 1) or 56 (version 2) */
 	unsigned long long nrecords;
@@ -146,60 +139,6 @@ static void *xrealloc(void *p, size_t n)
 	if (!p)
 		die("out of memory");
 	return p;
-}
-
-/* The whole of @path into *@len bytes. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	do {
-		if (cap - n < 65536) {
-			cap = cap ? 2 * cap : 1 << 20;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (ferror(f))
-		die("%s: read error", path);
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
-/* @in (@inlen bytes of xz) decompressed, into *@len bytes. */
-static unsigned char *unxz(const char *path, const unsigned char *in,
-			   size_t inlen, size_t *len)
-{
-	lzma_stream s = LZMA_STREAM_INIT;
-	unsigned char *out = NULL;
-	size_t cap = 0;
-	lzma_ret ret;
-
-	if (lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
-		die("%s: cannot start the xz decoder", path);
-	s.next_in = in;
-	s.avail_in = inlen;
-	do {
-		if (!s.avail_out) {
-			cap = cap ? 2 * cap : 8 << 20;
-			out = xrealloc(out, cap);
-			s.next_out = out + s.total_out;
-			s.avail_out = cap - s.total_out;
-		}
-		ret = lzma_code(&s, LZMA_FINISH);
-	} while (ret == LZMA_OK);
-	if (ret != LZMA_STREAM_END)
-		die("%s: xz: %s", path, ret == LZMA_BUF_ERROR ?
-		    "compressed data cut short" : "corrupt compressed data");
-	*len = s.total_out;
-	lzma_end(&s);
-	return out;
 }
 
 #define KERNEL_KEY(key, field) \
@@ -260,56 +199,22 @@ static void read_meta(struct trace *t)
 	fclose(f);
 }
 
-/*
- * Read and check one trace.  A bad one is refused as avc_rcu_replay.ko
- * refuses it, with its words: the first bad record in order, else what is
- * missing or left over at the end.
- */
-/* One event of a trace, as the models take it. */
-struct event {
-	u8 kind;
-	u8 flags;			/* version 2's AVC_TRACE_F_* */
-	u32 seq, ssid, tsid, requested;
-	u16 tclass;
-};
-
-/*
- * Record @i of @t as an event: the one place a record's fields are read,
- * in either version.
- */
+/* Record @i of @t as an event. */
 static void event_of(const struct trace *t, unsigned long long i,
-		     struct event *e)
+		     struct avc_trace_event *e)
 {
-	const void *p = t->recs + i * t->recsize;
-	const struct avc_trace_record2 *v2 = p;
-	const struct avc_trace_record *v1 = p;
-
-	if (t->recsize == sizeof(*v2)) {
-		e->kind = v2->kind;
-		e->flags = v2->flags;
-		e->seq = le32toh(v2->seq);
-		e->ssid = le32toh(v2->ssid);
-		e->tsid = le32toh(v2->tsid);
-		e->requested = le32toh(v2->requested);
-		e->tclass = le16toh(v2->tclass);
-	} else {
-		e->kind = v1->kind;
-		/* Version 1 was recorded permissive only: updates granted. */
-		e->flags = e->kind == AVC_TRACE_UPDATE ? AVC_TRACE_F_GRANTED : 0;
-		e->seq = le32toh(v1->seq);
-		e->ssid = le32toh(v1->ssid);
-		e->tsid = le32toh(v1->tsid);
-		e->requested = le32toh(v1->requested);
-		e->tclass = le16toh(v1->tclass);
-	}
+	avc_trace_event(&t->reader, t->recs + i * t->recsize, e);
 }
 
+/*
+ * Read and check one trace.  A bad one is refused as avc_rcu_replay.ko
+ * refuses it, with its words (avc_trace_read.c): the first bad record in
+ * order, else what is missing or left over at the end.
+ */
 static void trace_load(struct trace *t, const char *path)
 {
-	const struct avc_trace_header *h;
-	unsigned long long i, whole, n;
-	unsigned char *raw;
-	size_t rawlen;
+	struct avc_trace_event e;
+	unsigned long long i;
 	char *s;
 
 	memset(t, 0, sizeof(*t));
@@ -324,62 +229,20 @@ static void trace_load(struct trace *t, const char *path)
 	if (s - t->name > 6 && !strcmp(s - 6, ".trace"))
 		*(s - 6) = '\0';
 
-	raw = slurp(path, &rawlen);
-	if (rawlen >= sizeof(xz_magic) &&
-	    !memcmp(raw, xz_magic, sizeof(xz_magic))) {
-		t->data = unxz(path, raw, rawlen, &t->len);
-		free(raw);
-	} else {
-		t->data = raw;
-		t->len = rawlen;
-	}
-
-	if (t->len < sizeof(*h))
-		die("%s: trace truncated: %zu bytes, shorter than a header",
-		    path, t->len);
-	h = (const struct avc_trace_header *)t->data;
-	if (memcmp(h->magic, AVC_TRACE_MAGIC, sizeof(h->magic)))
-		die("%s: not an AVC trace: bad magic", path);
-	t->recsize = avc_trace_record_size(h);
-	if (!t->recsize)
-		die("%s: bad header: version %u, record size %u, flags %#x %s",
-		    path, le32toh(h->version), le32toh(h->record_size),
-		    le32toh(h->flags),
-		    "(want version 2, size 56 or version 1, size 24; flags 0)");
-	n = le64toh(h->nrecords);
-	t->recs = t->data + sizeof(*h);
-	whole = (t->len - sizeof(*h)) / t->recsize;
-
-	for (i = 0; i < whole && i < n; i++) {
-		struct event e;
-
+	if (avc_trace_load(&t->reader, path))
+		die("%s: %s", path, t->reader.error);
+	t->recs = avc_trace_records(&t->reader);
+	t->recsize = t->reader.recsize;
+	t->nrecords = t->reader.nrecords;
+	for (i = 0; i < t->nrecords; i++) {
 		event_of(t, i, &e);
-		if (e.seq != (u32)i)
-			die("%s: record %llu: seq %u, expected %u (events lost?)",
-			    path, i, e.seq, (u32)i);
-		switch (e.kind) {
-		case AVC_TRACE_LOOKUP:
-			t->lookups++;
-			break;
-		case AVC_TRACE_RESET:
-		case AVC_TRACE_UPDATE:
-			break;
-		default:
-			die("%s: record %llu: unknown kind %u", path, i,
-			    e.kind);
-		}
+		t->lookups += e.kind == AVC_TRACE_LOOKUP;
 	}
-	if (whole > n)
-		die("%s: record %llu: past the %llu records the header announces",
-		    path, n, n);
-	if (whole < n || (t->len - sizeof(*h)) % t->recsize)
-		die("%s: trace truncated: %llu of %llu records, %zu bytes of a partial one",
-		    path, whole, n, (t->len - sizeof(*h)) % t->recsize);
-	t->nrecords = n;
 	if (t->recsize == sizeof(struct avc_trace_record2)) {
 		char why[256];
 
-		t->oracle = trace_oracle_new(t->recs, n, why, sizeof(why));
+		t->oracle = trace_oracle_new(t->recs, t->nrecords, why,
+					     sizeof(why));
 		if (!t->oracle)
 			die("%s: %s", path, why);
 	}
@@ -425,9 +288,9 @@ struct counts {
 struct model {
 	const char *name;
 	void (*start)(const struct setting *s);
-	void (*lookup)(const struct event *e);
+	void (*lookup)(const struct avc_trace_event *e);
 	void (*reset)(void);
-	void (*update)(const struct event *e);
+	void (*update)(const struct avc_trace_event *e);
 	void (*finish)(struct counts *c);
 };
 
@@ -504,7 +367,7 @@ static void rcu_start(const struct setting *s)
 	}
 }
 
-static void rcu_lookup(const struct event *e)
+static void rcu_lookup(const struct avc_trace_event *e)
 {
 	struct avc_rcu_decision avd;
 
@@ -522,7 +385,7 @@ static void rcu_reset(void)
 	}
 }
 
-static void rcu_update(const struct event *e)
+static void rcu_update(const struct avc_trace_event *e)
 {
 	/* the entry stays cached: avc_rcu does not model the update */
 	rcu_check(NULL);
@@ -559,7 +422,7 @@ static void up_start(const struct setting *s)
 		die("out of memory");
 }
 
-static void up_lookup(const struct event *e)
+static void up_lookup(const struct avc_trace_event *e)
 {
 	up_avc_lookup(up_cache, e->ssid, e->tsid, e->tclass);
 }
@@ -569,7 +432,7 @@ static void up_reset(void)
 	up_avc_reset(up_cache);
 }
 
-static void up_update(const struct event *e)
+static void up_update(const struct avc_trace_event *e)
 {
 	/* A denial (enforcing) leaves the kernel's entry as it was. */
 	if (e->flags & AVC_TRACE_F_GRANTED)
@@ -624,7 +487,7 @@ static void replay(const struct trace *t, const struct model *m,
 		   const struct setting *s, struct counts *out, double *busy)
 {
 	unsigned long long i;
-	struct event e;
+	struct avc_trace_event e;
 	double t0;
 
 	cur_oracle = m == &models[0] ? t->oracle : NULL;
@@ -981,7 +844,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "%.3f s with each cache's set-up and teardown\n",
 		now() - t0);
 	for (i = 0; i < (unsigned int)ntraces; i++) {
-		free(traces[i].data);
+		avc_trace_close(&traces[i].reader);
 		free(traces[i].name);
 	}
 	free(traces);
