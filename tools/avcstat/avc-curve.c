@@ -300,7 +300,6 @@ static unsigned int read_trace(const char *path)
 	};
 	struct avc_trace_event e;
 	unsigned long long n;
-	const void *rec;
 	unsigned int version;
 	size_t j;
 	int err;
@@ -330,10 +329,8 @@ static unsigned int read_trace(const char *path)
 		}
 	}
 
-	while ((rec = avc_trace_next(&r))) {
-		avc_trace_event(&r, rec, &e);
+	while (avc_trace_next(&r, &e))
 		take(&e, version);
-	}
 	if (r.error[0])
 		die("%s: %s", path, r.error);
 	avc_trace_close(&r);

@@ -220,6 +220,7 @@ static int unxz(struct avc_trace_reader *r)
 int avc_trace_load(struct avc_trace_reader *r, const char *path)
 {
 	const char *hint = r->xz_hint;
+	struct avc_trace_event e;
 
 	memset(r, 0, sizeof(*r));
 	r->xz_hint = hint;
@@ -227,7 +228,7 @@ int avc_trace_load(struct avc_trace_reader *r, const char *path)
 	r->f = open_file(r, path, false);
 	if (!r->f || slurp(r) || unxz(r) || check_header(r))
 		return -1;
-	while (avc_trace_next(r))
+	while (avc_trace_next(r, &e))
 		;
 	if (r->error[0])
 		return -1;
@@ -253,20 +254,21 @@ static void check_end(struct avc_trace_reader *r)
 }
 
 /**
- * avc_trace_next() - the next record, checked
+ * avc_trace_next() - the next record, checked and decoded
  * @r: a reader avc_trace_open() or avc_trace_load() opened
+ * @e: the record's fields, in host order (avc_trace_event()'s)
  *
  * Gives the records in order, each checked (its seq, its kind); after the
  * last, checks that the trace ends there.
  *
  * Return: the record (struct avc_trace_record2 or struct avc_trace_record,
- * @r->recsize bytes, as read: avc_trace_event() decodes it), valid until
- * the next call; NULL at the end, or with @r->error set on a fault.
+ * @r->recsize bytes, as read), valid until the next call, with @e its
+ * fields; NULL at the end, or with @r->error set on a fault.
  */
-const void *avc_trace_next(struct avc_trace_reader *r)
+const void *avc_trace_next(struct avc_trace_reader *r,
+			   struct avc_trace_event *e)
 {
 	unsigned long long left = r->nrecords - r->next;
-	struct avc_trace_event e;
 	const void *p;
 	long got;
 
@@ -287,14 +289,14 @@ const void *avc_trace_next(struct avc_trace_reader *r)
 		}
 	}
 	p = r->buf + r->pos;
-	avc_trace_event(r, p, &e);
-	if (e.seq != (uint32_t)r->next) {
+	avc_trace_event(r, p, e);
+	if (e->seq != (uint32_t)r->next) {
 		fail(r, "record %llu: seq %u, expected %u (events lost?)",
-		     r->next, e.seq, (uint32_t)r->next);
+		     r->next, e->seq, (uint32_t)r->next);
 		return NULL;
 	}
-	if (e.kind > AVC_TRACE_UPDATE) {
-		fail(r, "record %llu: unknown kind %u", r->next, e.kind);
+	if (e->kind > AVC_TRACE_UPDATE) {
+		fail(r, "record %llu: unknown kind %u", r->next, e->kind);
 		return NULL;
 	}
 	r->pos += r->recsize;

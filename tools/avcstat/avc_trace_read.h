@@ -70,7 +70,8 @@ struct avc_trace_reader {
 
 int avc_trace_open(struct avc_trace_reader *r, const char *path);
 int avc_trace_load(struct avc_trace_reader *r, const char *path);
-const void *avc_trace_next(struct avc_trace_reader *r);
+const void *avc_trace_next(struct avc_trace_reader *r,
+			   struct avc_trace_event *e);
 const void *avc_trace_records(const struct avc_trace_reader *r);
 void avc_trace_event(const struct avc_trace_reader *r, const void *rec,
 		     struct avc_trace_event *e);
