@@ -111,9 +111,9 @@ struct kernel_counts {
  * struct trace - one trace, read and checked
  * @path: as given
  * @name: the file's name without .xz and .trace
- * @reader: the trace, loaded (uncompressed) and checked
+ * @reader: the trace, loaded (uncompressed) and checked: its recsize
+ *	and nrecords
  * @recs: its records, after the header
- * @nrecords: how many
  * @lookups: of which lookups
  * @meta: a NAME.meta was found
  * @meta_lookups: its lookups=
@@ -124,8 +124,6 @@ struct trace {
 	char *name;
 	struct avc_trace_reader reader;
 	const unsigned char *recs;
-	size_t recsize;		/* 24 (version 1) or 56 (version 2) */
-	unsigned long long nrecords;
 	struct trace_oracle *oracle;	/* version 2: the kernel's decisions */
 	unsigned long long lookups;
 	bool meta;
@@ -203,7 +201,7 @@ static void read_meta(struct trace *t)
 static void event_of(const struct trace *t, unsigned long long i,
 		     struct avc_trace_event *e)
 {
-	avc_trace_event(&t->reader, t->recs + i * t->recsize, e);
+	avc_trace_event(&t->reader, t->recs + i * t->reader.recsize, e);
 }
 
 /*
@@ -232,16 +230,14 @@ static void trace_load(struct trace *t, const char *path)
 	if (avc_trace_load(&t->reader, path))
 		die("%s: %s", path, t->reader.error);
 	t->recs = avc_trace_records(&t->reader);
-	t->recsize = t->reader.recsize;
-	t->nrecords = t->reader.nrecords;
-	for (i = 0; i < t->nrecords; i++) {
+	for (i = 0; i < t->reader.nrecords; i++) {
 		event_of(t, i, &e);
 		t->lookups += e.kind == AVC_TRACE_LOOKUP;
 	}
-	if (t->recsize == sizeof(struct avc_trace_record2)) {
+	if (t->reader.recsize == sizeof(struct avc_trace_record2)) {
 		char why[256];
 
-		t->oracle = trace_oracle_new(t->recs, t->nrecords, why,
+		t->oracle = trace_oracle_new(t->recs, t->reader.nrecords, why,
 					     sizeof(why));
 		if (!t->oracle)
 			die("%s: %s", path, why);
@@ -493,7 +489,7 @@ static void replay(const struct trace *t, const struct model *m,
 	cur_oracle = m == &models[0] ? t->oracle : NULL;
 	m->start(s);
 	t0 = now();
-	for (i = 0; i < t->nrecords; i++) {
+	for (i = 0; i < t->reader.nrecords; i++) {
 		cur_record = i;
 		event_of(t, i, &e);
 		switch (e.kind) {
