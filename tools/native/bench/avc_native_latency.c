@@ -823,12 +823,13 @@ static unsigned int parse_list(const char *opt, const char *s,
 
 	if (!copy)
 		die("out of memory");
-	for (tok = strtok_r(copy, " ,", &save); tok && n <= max;
+	for (tok = strtok_r(copy, " ,", &save); tok;
 	     tok = strtok_r(NULL, " ,", &save)) {
-		if (n == max)
-			n++;
-		else
-			v[n++] = cli_number(opt, tok, 0, 0, UINT_MAX);
+		if (n == max) {
+			n = max + 1;
+			break;
+		}
+		v[n++] = cli_number(opt, tok, 0, 0, UINT_MAX);
 	}
 	free(copy);
 	return n;
