@@ -569,21 +569,23 @@ def section(out, w, replays, models, jhash_models, verdicts, margin):
                                          '%d misses %d reclaims' % r if r
                                          else 'not run')))
         verdicts.append(('counters',) + counters_verdict(what, m, t))
-    # Patched against stock: the prediction's direction.
+    # Patched against stock: the prediction's direction.  Per 1000
+    # lookups and, in parentheses, the window's misses: a timed window
+    # (tenants) holds more or fewer lookups from one boot to the next, its
+    # compulsory misses the same.
+    def rate(m):
+        return '%.2f (%d)' % (1e3 * int(m['kernel_misses']) /
+                              int(m['kernel_lookups']),
+                              int(m['kernel_misses']))
+
     for sl, t in cols:
-        s = cells.get(('stock' + ('13' if sl == 8192 else ''), t))
-        p = cells.get(('patched' + ('13' if sl == 8192 else ''), t))
+        bits = '13' if sl == 8192 else ''
+        s = cells.get(('stock' + bits, t))
+        p = cells.get(('patched' + bits, t))
         if s and p:
             # Stock at twice the threshold, when it ran: what raising
             # cache_threshold alone buys, against what the series buys.
-            s2 = cells.get(('stock' + ('13' if sl == 8192 else ''), 2 * t))
-            # Per 1000 lookups and, in parentheses, the window's misses:
-            # a timed window (tenants) holds more or fewer lookups from
-            # one boot to the next, its compulsory misses the same.
-            def rate(m):
-                return '%.2f (%d)' % (1e3 * int(m['kernel_misses']) /
-                                      int(m['kernel_lookups']),
-                                      int(m['kernel_misses']))
+            s2 = cells.get(('stock' + bits, 2 * t))
             print('%s at %d/%d: misses per 1000 lookups, stock %s, '
                   'patched %s%s' % (
                       w, sl, t, rate(s), rate(p),
