@@ -55,6 +55,37 @@
  * size adjustable" and "selinux: improve bucket distribution uniformity
  * of avc_hash()" among them); the reclaim still tries AVC_CACHE_SLOTS
  * buckets and masks the hint to the table.
+ *
+ * All of that is UP_AVC_STOCK, which avc-curve and the native replay use.
+ * For tools/upstream (make upstream: the reclaim series of
+ * tools/upstream/series/ against 7.x's stock AVC), up_avc_create_kernel()
+ * also gives, exactly as tools/upstream/model.py plays them:
+ *
+ *  - UP_AVC_PATCHED, the series: a hit sets the node's referenced bit;
+ *    avc_update_node() allocates its copy (counted) without reserving a
+ *    place or reclaiming, and the copy keeps the bit; avc_reclaim_node()
+ *    reads an empty bucket's head without its lock and examines at most
+ *    64 nodes (UP_AVC_BUDGET) from the heads of the buckets it tries: the
+ *    first 48 (UP_AVC_CLOCK_BUDGET) with a second chance (an unreferenced
+ *    node goes, a referenced one loses its bit), the rest by position as
+ *    stock's, until 16 are evicted or AVC_CACHE_SLOTS heads were read;
+ *    an insert that replaces a node keeps its bit;
+ *  - UP_AVC_V1, the 6.12 series' third patch: each bucket tried gives up
+ *    its unreferenced nodes oldest first (a walk to count them, a walk to
+ *    evict, clearing the bits the hand passes once it is moving), then,
+ *    if 16 were not evicted, the same buckets again by age; unbounded;
+ *  - UP_AVC_SETREF: UP_AVC_PATCHED, with every new node born referenced;
+ *  - UP_AVC_MODULE: avc_rcu's own cache as model.py's module plays it
+ *    (reclaim=lru, reclaimer=inline, a pinned table): a bucket is kept
+ *    oldest first and at most 32 long (a full one gives up its oldest
+ *    unreferenced node, else its oldest); a miss past the threshold runs
+ *    one reclaim section (a CLOCK pass over at most 512 buckets and 48
+ *    nodes examined, then by age from the same start within 64), and is
+ *    not cached if the cache is still past its threshold; an update does
+ *    nothing.
+ *
+ * and, for every kernel, the work of each reclaim (up_avc_work()): the
+ * nodes examined, the bucket heads read, the bucket locks taken.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -62,13 +93,33 @@
 #include "upstream_avc.h"
 
 #define UP_AVC_CACHE_RECLAIM	16	/* AVC_CACHE_RECLAIM */
+/*
+ * The series' bounds on one reclaim: nodes examined, and of them with the
+ * second chance.
+ */
+#define UP_AVC_BUDGET		(4 * UP_AVC_CACHE_RECLAIM)
+#define UP_AVC_CLOCK_BUDGET	(3 * UP_AVC_CACHE_RECLAIM)
+/*
+ * avc_rcu's (avc/avc.h): AVC_RECLAIM_CHUNK, AVC_NODE_BUDGET,
+ * AVC_CLOCK_BUDGET, AVC_RECLAIM_BUCKETS, AVC_CHAIN_MAX.
+ */
+#define UP_MODULE_CHUNK		16
+#define UP_MODULE_BUDGET	64
+#define UP_MODULE_CLOCK		(UP_MODULE_BUDGET - UP_MODULE_CHUNK)
+#define UP_MODULE_BUCKETS	512
+#define UP_MODULE_CHAIN_MAX	32
 #define UP_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* struct avc_node: the key, the decision's seqno, the bucket's link. */
+/*
+ * struct avc_node: the key, the decision's seqno, the series' referenced
+ * bit (set by a hit whatever the kernel: only the series reads it), the
+ * bucket's link.
+ */
 struct up_avc_node {
 	uint32_t ssid;
 	uint32_t tsid;
 	uint16_t tclass;
+	bool referenced;
 	uint32_t seqno;
 	struct up_avc_node *next;
 };
@@ -83,12 +134,14 @@ uint32_t (*up_avc_jhash)(uint32_t a, uint32_t b, uint32_t c,
  * @threshold: avc_cache_threshold
  * @hash: avc_hash()'s function
  * @seed: its seed (jhash only)
+ * @kernel: whose reclaim, update and insert
  * @lru_hint: the reclaim's hint (atomic_t)
  * @active_nodes: nodes reserved (atomic_t)
  * @latest_notif: the latest policy seqno a reset announced
  * @seqno: the policy's seqno, which security_compute_av() stamps on a
  *	decision; a reset is a policy load, so it moves it on
  * @st: the counters
+ * @work: the reclaims' work
  */
 struct up_avc {
 	struct up_avc_node **slots;
@@ -96,11 +149,13 @@ struct up_avc {
 	unsigned int threshold;
 	enum up_avc_hash hash;
 	uint32_t seed;
+	enum up_avc_kernel kernel;
 	uint32_t lru_hint;
 	uint32_t active_nodes;
 	uint32_t latest_notif;
 	uint32_t seqno;
 	struct up_avc_stats st;
+	struct up_avc_work work;
 };
 
 static const char *const up_avc_hash_names[] = {
@@ -138,6 +193,45 @@ int up_avc_hash_parse(const char *s, enum up_avc_hash *hash)
 const char *up_avc_hash_name(enum up_avc_hash hash)
 {
 	return up_avc_hash_names[hash];
+}
+
+static const char *const up_avc_kernel_names[] = {
+	[UP_AVC_STOCK] = "stock",
+	[UP_AVC_PATCHED] = "patched",
+	[UP_AVC_V1] = "v1",
+	[UP_AVC_SETREF] = "setref",
+	[UP_AVC_MODULE] = "module",
+};
+
+/**
+ * up_avc_kernel_parse() - a kernel by its name
+ * @s: stock, patched, v1, setref or module (tools/upstream/model.py's)
+ * @kernel: set to it
+ *
+ * Return: 0, or -EINVAL for another name.
+ */
+int up_avc_kernel_parse(const char *s, enum up_avc_kernel *kernel)
+{
+	unsigned int i;
+
+	for (i = 0; i < UP_ARRAY_SIZE(up_avc_kernel_names); i++) {
+		if (!strcmp(s, up_avc_kernel_names[i])) {
+			*kernel = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * up_avc_kernel_name() - a kernel's name
+ * @kernel: the kernel
+ *
+ * Return: its name, as up_avc_kernel_parse() takes it.
+ */
+const char *up_avc_kernel_name(enum up_avc_kernel kernel)
+{
+	return up_avc_kernel_names[kernel];
 }
 
 static uint32_t up_rol32(uint32_t word, unsigned int shift)
@@ -259,31 +353,270 @@ static void up_node_delete(struct up_avc *c, struct up_avc_node **link)
 	c->active_nodes--;
 }
 
-static void up_reclaim_node(struct up_avc *c)
+/* A node the reclaim chose, *@link pointing to it: gone, counted. */
+static void up_evict(struct up_avc *c, struct up_avc_node **link)
 {
-	unsigned int hvalue, try, ecx;
+	up_node_delete(c, link);
+	c->st.reclaims++;
+}
 
-	for (try = 0, ecx = 0; try < c->nslots; try++) {
+/* One reclaim's work, into the sums and maxima. */
+static void up_work_add(struct up_avc *c, unsigned int examined,
+			unsigned int heads, unsigned int locks)
+{
+	struct up_avc_work *w = &c->work;
+
+	w->reclaims++;
+	w->examined += examined;
+	w->heads += heads;
+	w->locks += locks;
+	if (examined > w->examined_max)
+		w->examined_max = examined;
+	if (heads > w->heads_max)
+		w->heads_max = heads;
+	if (locks > w->locks_max)
+		w->locks_max = locks;
+}
+
+/* Stock: every bucket tried is locked, every node examined goes. */
+static void up_reclaim_stock(struct up_avc *c)
+{
+	unsigned int hvalue, try, ecx = 0, heads = 0;
+
+	for (try = 0; try < c->nslots; try++) {
 		hvalue = ++c->lru_hint & (c->nslots - 1);
+		heads++;
 		/* From the head (the newest), as the kernel's walk goes. */
 		while (c->slots[hvalue]) {
-			up_node_delete(c, &c->slots[hvalue]);
-			c->st.reclaims++;
+			up_evict(c, &c->slots[hvalue]);
 			if (++ecx >= UP_AVC_CACHE_RECLAIM)
-				return;
+				goto out;
 		}
+	}
+out:
+	up_work_add(c, ecx, heads, heads);
+}
+
+/*
+ * The series: at most UP_AVC_BUDGET nodes examined, the first
+ * UP_AVC_CLOCK_BUDGET with the second chance, from each bucket's head;
+ * an empty head is read without the lock; at most AVC_CACHE_SLOTS heads.
+ */
+static void up_reclaim_budget(struct up_avc *c)
+{
+	unsigned int budget = UP_AVC_BUDGET, try, ecx = 0;
+	unsigned int heads = 0, locks = 0, examined = 0;
+	struct up_avc_node **link;
+	bool clock = true;
+
+	for (try = 0; try < c->nslots; try++) {
+		if (ecx >= UP_AVC_CACHE_RECLAIM || !budget)
+			break;
+		if (clock && UP_AVC_BUDGET - budget >= UP_AVC_CLOCK_BUDGET)
+			clock = false;
+		link = &c->slots[++c->lru_hint & (c->nslots - 1)];
+		heads++;
+		if (!*link)
+			continue;
+		locks++;
+		while (*link) {
+			/* The first pass's share spent: the rest by position. */
+			if (clock && UP_AVC_BUDGET - budget >= UP_AVC_CLOCK_BUDGET)
+				clock = false;
+			if (!budget)
+				break;
+			budget--;
+			examined++;
+			if (clock && (*link)->referenced) {
+				(*link)->referenced = false;
+				link = &(*link)->next;
+				continue;
+			}
+			up_evict(c, link);
+			if (++ecx == UP_AVC_CACHE_RECLAIM)
+				break;
+		}
+	}
+	up_work_add(c, examined, heads, locks);
+}
+
+/*
+ * v1's one bucket: up to @want of its cold nodes (unreferenced, or any
+ * node @by_age), the oldest; a walk to count them, a walk to evict, the
+ * bits of the referenced nodes after the first eviction cleared (the hand
+ * is moving).  Adds the nodes it examined to *@examined.
+ */
+static unsigned int up_bucket_v1(struct up_avc *c, struct up_avc_node **head,
+				 unsigned int want, bool by_age,
+				 unsigned int *examined)
+{
+	unsigned int cold = 0, keep, ecx = 0;
+	struct up_avc_node **link, *node;
+	bool hand;
+
+	for (node = *head; node; node = node->next) {
+		(*examined)++;
+		if (by_age || !node->referenced)
+			cold++;
+	}
+	keep = cold > want ? cold - want : 0;
+	hand = !keep;
+	link = head;
+	while (*link) {
+		node = *link;
+		(*examined)++;
+		if (!by_age && node->referenced) {
+			if (hand)
+				node->referenced = false;
+		} else if (keep) {
+			keep--;
+		} else {
+			hand = true;
+			up_evict(c, link);
+			ecx++;
+			continue;
+		}
+		link = &node->next;
+	}
+	return ecx;
+}
+
+/* v1: the buckets tried, by the bit; then the same buckets by age. */
+static void up_reclaim_v1(struct up_avc *c)
+{
+	unsigned int mask = c->nslots - 1, ecx = 0, tries = 0, examined = 0;
+	unsigned int locks = 0, heads, start = 0, h, i;
+
+	while (tries < c->nslots && ecx < UP_AVC_CACHE_RECLAIM) {
+		h = ++c->lru_hint & mask;
+		if (!tries)
+			start = h;
+		tries++;
+		if (c->slots[h]) {
+			locks++;
+			ecx += up_bucket_v1(c, &c->slots[h],
+					    UP_AVC_CACHE_RECLAIM - ecx, false,
+					    &examined);
+		}
+	}
+	heads = tries;
+	if (ecx < UP_AVC_CACHE_RECLAIM) {
+		h = start;
+		for (i = 0; i < tries; i++) {
+			if (ecx >= UP_AVC_CACHE_RECLAIM)
+				break;
+			h = (start + i) & mask;
+			heads++;
+			if (c->slots[h]) {
+				locks++;
+				ecx += up_bucket_v1(c, &c->slots[h],
+						    UP_AVC_CACHE_RECLAIM - ecx,
+						    true, &examined);
+			}
+		}
+		c->lru_hint = h;
+	}
+	up_work_add(c, examined, heads, locks);
+}
+
+/**
+ * struct up_section - one reclaim section of the module's
+ * @examined: nodes examined
+ * @evicted: nodes evicted
+ * @heads: buckets entered
+ */
+struct up_section {
+	unsigned int examined, evicted, heads;
+};
+
+/*
+ * avc_reclaim_pass(): from the bucket after @start, at most @span
+ * buckets, each from its head (its oldest), until the section has
+ * evicted UP_MODULE_CHUNK or examined @budget; @clock, a referenced node
+ * loses its bit instead.  Return: the buckets entered; *@last, the last.
+ */
+static unsigned int up_module_pass(struct up_avc *c, struct up_section *sec,
+				   unsigned int start, unsigned int span,
+				   bool clock, unsigned int budget,
+				   unsigned int *last)
+{
+	unsigned int i = start, n;
+	struct up_avc_node **link;
+
+	for (n = 0; n < span; n++) {
+		if (sec->evicted == UP_MODULE_CHUNK || sec->examined >= budget)
+			break;
+		i = (i + 1) & (c->nslots - 1);
+		sec->heads++;
+		link = &c->slots[i];
+		while (*link) {
+			if (sec->evicted == UP_MODULE_CHUNK ||
+			    sec->examined == budget)
+				break;
+			sec->examined++;
+			if (clock && (*link)->referenced) {
+				(*link)->referenced = false;
+				link = &(*link)->next;
+			} else {
+				up_evict(c, link);
+				sec->evicted++;
+			}
+		}
+	}
+	*last = i;
+	return n;
+}
+
+/* avc_reclaim_sweep(), lru: a CLOCK pass, then by age from its start. */
+static void up_reclaim_module(struct up_avc *c)
+{
+	unsigned int start = c->lru_hint & (c->nslots - 1), span, passed;
+	unsigned int stop, ignored;
+	struct up_section sec = { 0 };
+
+	span = c->nslots < UP_MODULE_BUCKETS ? c->nslots : UP_MODULE_BUCKETS;
+	passed = up_module_pass(c, &sec, start, span, true, UP_MODULE_CLOCK,
+				&stop);
+	if (sec.evicted < UP_MODULE_CHUNK)
+		up_module_pass(c, &sec, start, passed, false, UP_MODULE_BUDGET,
+			       &ignored);
+	c->lru_hint = stop;
+	/* The module's buckets have no lock of their own to count. */
+	up_work_add(c, sec.examined, sec.heads, sec.heads);
+}
+
+/* avc_reclaim_node(), the kernel's. */
+static void up_reclaim_node(struct up_avc *c)
+{
+	switch (c->kernel) {
+	case UP_AVC_STOCK:
+		up_reclaim_stock(c);
+		break;
+	case UP_AVC_PATCHED:
+	case UP_AVC_SETREF:
+		up_reclaim_budget(c);
+		break;
+	case UP_AVC_V1:
+		up_reclaim_v1(c);
+		break;
+	case UP_AVC_MODULE:
+		up_reclaim_module(c);
+		break;
 	}
 }
 
-/* Counted and reserved, unlinked: the caller links or frees it. */
-static struct up_avc_node *up_alloc_node(struct up_avc *c)
+/*
+ * Counted and, if @reserve, reserved (with the reclaim past the
+ * threshold), unlinked: the caller links or frees it.
+ */
+static struct up_avc_node *up_alloc_node(struct up_avc *c, bool reserve)
 {
 	struct up_avc_node *node = calloc(1, sizeof(*node));
 
 	if (!node)
 		abort();
 	c->st.allocations++;
-	if (++c->active_nodes > c->threshold)
+	if (reserve && ++c->active_nodes > c->threshold)
 		up_reclaim_node(c);
 	return node;
 }
@@ -322,14 +655,19 @@ static void up_insert(struct up_avc *c, uint32_t ssid, uint32_t tsid,
 		c->st.stale++;
 		return;
 	}
-	node = up_alloc_node(c);
+	node = up_alloc_node(c, true);
 	node->ssid = ssid;
 	node->tsid = tsid;
 	node->tclass = tclass;
 	node->seqno = seqno;
+	node->referenced = c->kernel == UP_AVC_SETREF;
 	h = up_hash(c, ssid, tsid, tclass);
 	pos = up_search_node(c, h, ssid, tsid, tclass);
 	if (pos) {			/* avc_node_replace() */
+		/* The series keeps the bit of the node replaced. */
+		if (c->kernel == UP_AVC_PATCHED ||
+		    c->kernel == UP_AVC_SETREF)
+			node->referenced = (*pos)->referenced;
 		up_replace(pos, node);
 		c->st.frees++;
 		c->active_nodes--;
@@ -337,6 +675,47 @@ static void up_insert(struct up_avc *c, uint32_t ssid, uint32_t tsid,
 	}
 	node->next = c->slots[h];	/* hlist_add_head_rcu() */
 	c->slots[h] = node;
+}
+
+/*
+ * The module's avc_take_place() and avc_insert(), one CPU, a missed key:
+ * past the threshold after one reclaim section, not cached; a full bucket
+ * gives up its oldest unreferenced node, else its oldest; the new node
+ * goes to the bucket's tail (the newest).
+ */
+static void up_insert_module(struct up_avc *c, uint32_t ssid, uint32_t tsid,
+			     uint16_t tclass, uint32_t seqno)
+{
+	struct up_avc_node **link, **victim = NULL, *node;
+	unsigned int len = 0;
+
+	if (++c->active_nodes > c->threshold) {
+		up_reclaim_node(c);
+		if (c->active_nodes > c->threshold) {
+			c->active_nodes--;
+			return;
+		}
+	}
+	node = up_alloc_node(c, false);
+	node->ssid = ssid;
+	node->tsid = tsid;
+	node->tclass = tclass;
+	node->seqno = seqno;
+	link = &c->slots[up_hash(c, ssid, tsid, tclass)];
+	for (; *link; link = &(*link)->next) {
+		if (!victim && !(*link)->referenced)
+			victim = link;
+		len++;
+	}
+	if (len >= UP_MODULE_CHAIN_MAX) {
+		if (!victim)
+			victim = &c->slots[up_hash(c, ssid, tsid, tclass)];
+		/* The tail's link moves if the victim is the last node. */
+		if (!(*victim)->next)
+			link = victim;
+		up_evict(c, victim);
+	}
+	*link = node;
 }
 
 /**
@@ -354,14 +733,22 @@ static void up_insert(struct up_avc *c, uint32_t ssid, uint32_t tsid,
 bool up_avc_lookup(struct up_avc *c, uint32_t ssid, uint32_t tsid,
 		   uint16_t tclass)
 {
+	struct up_avc_node **link;
+
 	c->st.lookups++;
-	if (up_search_node(c, up_hash(c, ssid, tsid, tclass), ssid, tsid,
-			   tclass))
+	link = up_search_node(c, up_hash(c, ssid, tsid, tclass), ssid, tsid,
+			      tclass);
+	if (link) {
+		(*link)->referenced = true;
 		return true;
+	}
 	c->st.misses++;
 	if (!c->st.resets)
 		c->st.misses_first++;
-	up_insert(c, ssid, tsid, tclass, c->seqno);
+	if (c->kernel == UP_AVC_MODULE)
+		up_insert_module(c, ssid, tsid, tclass, c->seqno);
+	else
+		up_insert(c, ssid, tsid, tclass, c->seqno);
 	return false;
 }
 
@@ -373,28 +760,33 @@ bool up_avc_lookup(struct up_avc *c, uint32_t ssid, uint32_t tsid,
  * @tclass: target class
  *
  * As avc_denied() calls it in permissive mode: the decision's seqno is
- * the current policy's.  The new node takes the old one's place.
+ * the current policy's.  The new node takes the old one's place, with
+ * its referenced bit.  Stock reserves a place for the copy (and may
+ * reclaim); the series' kernels do not; the module does nothing.
  */
 void up_avc_update(struct up_avc *c, uint32_t ssid, uint32_t tsid,
 		   uint16_t tclass)
 {
+	bool reserve = c->kernel == UP_AVC_STOCK;
 	struct up_avc_node *node, **orig;
 
 	c->st.updates++;
-	node = up_alloc_node(c);
+	if (c->kernel == UP_AVC_MODULE)
+		return;
+	node = up_alloc_node(c, reserve);
 	orig = up_search_node(c, up_hash(c, ssid, tsid, tclass), ssid, tsid,
 			      tclass);
 	if (!orig || (*orig)->seqno != c->seqno) {
 		free(node);		/* avc_node_kill() */
 		c->st.frees++;
-		c->active_nodes--;
+		c->active_nodes -= reserve;
 		c->st.updates_lost++;
 		return;
 	}
 	*node = **orig;
 	up_replace(orig, node);
 	c->st.frees++;
-	c->active_nodes--;
+	c->active_nodes -= reserve;
 }
 
 /**
@@ -442,17 +834,49 @@ void up_avc_stats(struct up_avc *c, struct up_avc_stats *st)
 }
 
 /**
- * up_avc_create() - an empty cache, as selinux_avc_init() leaves it
+ * up_avc_work() - the reclaims' work so far
+ * @c: the cache
+ * @w: filled in
+ */
+void up_avc_work(struct up_avc *c, struct up_avc_work *w)
+{
+	*w = c->work;
+}
+
+/**
+ * up_avc_create() - an empty stock cache, as selinux_avc_init() leaves it
  * @slots: AVC_CACHE_SLOTS, a power of two
  * @threshold: avc_cache_threshold
  * @hash: avc_hash()'s function
  * @seed: jhash's seed
+ *
+ * up_avc_create_kernel() of UP_AVC_STOCK.
  *
  * Return: the cache, or NULL without memory or without up_avc_jhash for
  * UP_AVC_HASH_JHASH.
  */
 struct up_avc *up_avc_create(unsigned int slots, unsigned int threshold,
 			     enum up_avc_hash hash, uint32_t seed)
+{
+	return up_avc_create_kernel(slots, threshold, hash, seed,
+				    UP_AVC_STOCK);
+}
+
+/**
+ * up_avc_create_kernel() - an empty cache of one kernel's AVC
+ * @slots: AVC_CACHE_SLOTS, a power of two
+ * @threshold: avc_cache_threshold
+ * @hash: avc_hash()'s function
+ * @seed: jhash's seed
+ * @kernel: whose reclaim, update and insert (enum up_avc_kernel)
+ *
+ * Return: the cache, or NULL without memory or without up_avc_jhash for
+ * UP_AVC_HASH_JHASH.
+ */
+struct up_avc *up_avc_create_kernel(unsigned int slots,
+				    unsigned int threshold,
+				    enum up_avc_hash hash, uint32_t seed,
+				    enum up_avc_kernel kernel)
 {
 	struct up_avc *c;
 
@@ -470,6 +894,7 @@ struct up_avc *up_avc_create(unsigned int slots, unsigned int threshold,
 	c->threshold = threshold;
 	c->hash = hash;
 	c->seed = seed;
+	c->kernel = kernel;
 	return c;
 }
 

@@ -5,6 +5,8 @@
  * avc-curve (avc-advise's miss curves) and the native replay
  * (tools/native/replay) replay traces through it; upstream_avc.c says
  * what is modelled and what is not.  Plain C and libc: no kernel header.
+ * The reclaim series of tools/upstream/series/ and its variants are
+ * modelled too (enum up_avc_kernel), for tools/upstream's avc_model.
  */
 #ifndef UPSTREAM_AVC_H
 #define UPSTREAM_AVC_H
@@ -52,6 +54,46 @@ struct up_avc_stats {
 	uint32_t entries, buckets_used, longest_chain;
 };
 
+/**
+ * enum up_avc_kernel - whose reclaim, update and insert
+ * @UP_AVC_STOCK: upstream's, 6.1 to 7.3 (all that avc-curve and the
+ *	native replay use)
+ * @UP_AVC_PATCHED: the series (tools/upstream/series/): a hit sets the
+ *	node's referenced bit; an update neither reserves nor reclaims;
+ *	reclaim reads an empty bucket's head without its lock and examines
+ *	at most 64 nodes, the first 48 with a second chance; a replacing
+ *	insert keeps the bit
+ * @UP_AVC_V1: the 6.12 series' third patch: per bucket its unreferenced
+ *	nodes oldest first, then the same buckets again by age, unbounded
+ * @UP_AVC_SETREF: @UP_AVC_PATCHED with every new node born referenced
+ * @UP_AVC_MODULE: avc_rcu's own cache as tools/upstream/model.py's
+ *	module: reclaim=lru, inline, on a pinned table, buckets oldest
+ *	first and at most 32 long
+ */
+enum up_avc_kernel {
+	UP_AVC_STOCK,
+	UP_AVC_PATCHED,
+	UP_AVC_V1,
+	UP_AVC_SETREF,
+	UP_AVC_MODULE,
+};
+
+/**
+ * struct up_avc_work - what the reclaims did (one avc_reclaim_node() call
+ *	each, whether it evicted anything or not)
+ * @reclaims: the calls
+ * @examined: nodes examined, over all calls
+ * @heads: bucket heads read, over all calls
+ * @locks: bucket locks taken, over all calls
+ * @examined_max: the most nodes one call examined
+ * @heads_max: the most bucket heads one call read
+ * @locks_max: the most bucket locks one call took
+ */
+struct up_avc_work {
+	uint64_t reclaims, examined, heads, locks;
+	uint32_t examined_max, heads_max, locks_max;
+};
+
 struct up_avc;
 
 /*
@@ -70,6 +112,12 @@ int up_avc_hash_selftest(void);
 
 struct up_avc *up_avc_create(unsigned int slots, unsigned int threshold,
 			     enum up_avc_hash hash, uint32_t seed);
+struct up_avc *up_avc_create_kernel(unsigned int slots,
+				    unsigned int threshold,
+				    enum up_avc_hash hash, uint32_t seed,
+				    enum up_avc_kernel kernel);
+int up_avc_kernel_parse(const char *s, enum up_avc_kernel *kernel);
+const char *up_avc_kernel_name(enum up_avc_kernel kernel);
 void up_avc_destroy(struct up_avc *c);
 bool up_avc_lookup(struct up_avc *c, uint32_t ssid, uint32_t tsid,
 		   uint16_t tclass);
@@ -77,5 +125,6 @@ void up_avc_update(struct up_avc *c, uint32_t ssid, uint32_t tsid,
 		   uint16_t tclass);
 void up_avc_reset(struct up_avc *c);
 void up_avc_stats(struct up_avc *c, struct up_avc_stats *st);
+void up_avc_work(struct up_avc *c, struct up_avc_work *w);
 
 #endif /* UPSTREAM_AVC_H */
