@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * avc_model: the kernel AVC of linux 7.x, stock and with the series, as a
+ * model: tools/upstream/model.py's command line and output, played by
+ * tools/avcstat/upstream_avc.c (up_avc_create_kernel()), the model of
+ * upstream's AVC that avc-curve and the native replay use.
+ *
+ *   avc_model [--threshold N[,N...]] [--slots N] [--kernel K[,K...]]
+ *             [--hash kernel|legacy|jhash:SEED] [--work] TRACE...
+ *
+ * K: stock, patched, v1, setref or module (upstream_avc.h, enum
+ * up_avc_kernel; model.py's docstring); default stock,patched.  --slots
+ * a power of two (default 512); --threshold default 512; --hash kernel
+ * is 6.19's av_hash(), legacy 6.12's avc_hash(), jhash:SEED avc_rcu's
+ * seeded jhash_3words() (the native replay's, tools/native/stand-ins).
+ * Each trace (version 1 or 2, plain or xz-compressed) is played once per
+ * kernel and threshold, in that order, into a new cache: a lookup is a
+ * lookup (and on a miss an insert), a reset avc_ss_reset(), an update
+ * avc_update_node() when the update was granted (a version 2 trace's
+ * refused ones changed nothing).  Printed, as model.py prints them:
+ *
+ *   model NAME: kernel K threshold T: lookups L misses M reclaims R
+ *   allocations A
+ *   work NAME: kernel K threshold T slots S: reclaims N examined
+ *   mean/max E/E heads H/H locks K/K
+ *
+ * (one line each; the work line with --work, when a reclaim ran).  NAME
+ * is the trace's file name up to its first ".trace".
+ * tools/upstream/model-check holds this to model.py, line for line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/jhash.h>
+#include "../avcstat/avc_trace_read.h"
+#include "../avcstat/upstream_avc.h"
+
+#define PROG		"avc_model"
+#define MAX_LIST	64
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static u32 model_jhash(u32 a, u32 b, u32 c, u32 initval)
+{
+	return jhash_3words(a, b, c, initval);
+}
+
+/* A decimal number, digits only, below 2^32. */
+static int parse_u32(const char *s, unsigned int *v)
+{
+	unsigned long n;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || *end || n > 0xffffffffUL)
+		return -EINVAL;
+	*v = n;
+	return 0;
+}
+
+/* Split @s at commas into @list, at most MAX_LIST items; @s is kept. */
+static unsigned int split(char *s, char **list, const char *what)
+{
+	unsigned int n = 0;
+	char *tok;
+
+	for (tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+		if (n == MAX_LIST)
+			die("%s: at most %d", what, MAX_LIST);
+		list[n++] = tok;
+	}
+	if (!n)
+		die("%s: empty", what);
+	return n;
+}
+
+/**
+ * struct play - one play of a trace
+ * @kernel: the kernel
+ * @threshold: the threshold, as given
+ */
+struct play {
+	enum up_avc_kernel kernel;
+	const char *threshold;
+};
+
+static void print_work(const char *name, const struct play *p,
+		       unsigned int slots, const struct up_avc_work *w)
+{
+	double n = w->reclaims;
+
+	printf("work %s: kernel %s threshold %s slots %u: reclaims %llu ",
+	       name, up_avc_kernel_name(p->kernel), p->threshold, slots,
+	       (unsigned long long)w->reclaims);
+	printf("examined mean/max %.1f/%u heads %.1f/%u locks %.1f/%u\n",
+	       w->examined / n, w->examined_max, w->heads / n, w->heads_max,
+	       w->locks / n, w->locks_max);
+}
+
+/* One trace, every kernel and threshold. */
+static void model_trace(const char *path, const struct play *plays,
+			unsigned int nplays, unsigned int slots,
+			enum up_avc_hash hash, uint32_t seed, bool work)
+{
+	struct avc_trace_reader r = { 0 };
+	struct avc_trace_event e;
+	const unsigned char *recs;
+	struct up_avc_stats st;
+	struct up_avc_work w;
+	unsigned long long i;
+	unsigned int j, t;
+	struct up_avc *c;
+	const char *s;
+	char *name;
+
+	s = strrchr(path, '/');
+	name = strdup(s ? s + 1 : path);
+	if (!name)
+		die("out of memory");
+	s = strstr(name, ".trace");
+	if (s)
+		name[s - name] = '\0';
+	if (avc_trace_load(&r, path))
+		die("%s: %s", path, r.error);
+	recs = avc_trace_records(&r);
+	for (j = 0; j < nplays; j++) {
+		if (parse_u32(plays[j].threshold, &t))
+			die("--threshold: a number, not %s", plays[j].threshold);
+		c = up_avc_create_kernel(slots, t, hash, seed,
+					 plays[j].kernel);
+		if (!c)
+			die("out of memory");
+		for (i = 0; i < r.nrecords; i++) {
+			avc_trace_event(&r, recs + i * r.recsize, &e);
+			if (e.kind == AVC_TRACE_LOOKUP)
+				up_avc_lookup(c, e.ssid, e.tsid, e.tclass);
+			else if (e.kind == AVC_TRACE_RESET)
+				up_avc_reset(c);
+			else if (e.flags & AVC_TRACE_F_GRANTED)
+				up_avc_update(c, e.ssid, e.tsid, e.tclass);
+		}
+		up_avc_stats(c, &st);
+		up_avc_work(c, &w);
+		up_avc_destroy(c);
+		printf("model %s: kernel %s threshold %s: lookups %u misses %u ",
+		       name, up_avc_kernel_name(plays[j].kernel),
+		       plays[j].threshold, st.lookups, st.misses);
+		printf("reclaims %u allocations %u\n", st.reclaims,
+		       st.allocations);
+		if (work && w.reclaims)
+			print_work(name, &plays[j], slots, &w);
+	}
+	avc_trace_close(&r);
+	free(name);
+}
+
+static void help(FILE *f)
+{
+	fprintf(f, "usage: " PROG " [--threshold N[,N...]] [--slots N] ");
+	fprintf(f, "[--kernel K[,K...]]\n");
+	fprintf(f, "       [--hash kernel|legacy|jhash:SEED] [--work] ");
+	fprintf(f, "TRACE...\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "threshold", required_argument, NULL, 't' },
+		{ "slots", required_argument, NULL, 's' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "hash", required_argument, NULL, 'H' },
+		{ "work", no_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char thresholds_def[] = "512", kernels_def[] = "stock,patched";
+	char *thresholds = thresholds_def, *kernels = kernels_def;
+	char *tlist[MAX_LIST], *klist[MAX_LIST];
+	static struct play plays[MAX_LIST * MAX_LIST];
+	enum up_avc_hash hash = UP_AVC_HASH_MURMUR3;
+	unsigned int slots = 512, seed = 0, nt, nk, i, j;
+	enum up_avc_kernel k;
+	bool work = false;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			thresholds = optarg;
+			break;
+		case 's':
+			if (parse_u32(optarg, &slots) || !slots ||
+			    (slots & (slots - 1)))
+				die("--slots: a power of two, not %s", optarg);
+			break;
+		case 'k':
+			kernels = optarg;
+			break;
+		case 'H':
+			if (!strcmp(optarg, "kernel")) {
+				hash = UP_AVC_HASH_MURMUR3;
+			} else if (!strcmp(optarg, "legacy")) {
+				hash = UP_AVC_HASH_LEGACY;
+			} else if (!strncmp(optarg, "jhash:", 6) &&
+				   !parse_u32(optarg + 6, &seed)) {
+				hash = UP_AVC_HASH_JHASH;
+			} else {
+				die("--hash: kernel, legacy or jhash:SEED, not %s",
+				    optarg);
+			}
+			break;
+		case 'w':
+			work = true;
+			break;
+		case 'h':
+			help(stdout);
+			return 0;
+		default:
+			help(stderr);
+			return 2;
+		}
+	}
+	if (optind == argc) {
+		help(stderr);
+		return 2;
+	}
+	if (up_avc_hash_selftest())
+		die("av_hash() is not MurmurHash3's");
+	up_avc_jhash = model_jhash;
+	nt = split(thresholds, tlist, "--threshold");
+	nk = split(kernels, klist, "--kernel");
+	for (i = 0; i < nk; i++) {
+		if (up_avc_kernel_parse(klist[i], &k))
+			die("--kernel: one of stock, patched, v1, setref, module, not %s",
+			    klist[i]);
+		for (j = 0; j < nt; j++) {
+			plays[i * nt + j].kernel = k;
+			plays[i * nt + j].threshold = tlist[j];
+		}
+	}
+	for (i = optind; i < (unsigned int)argc; i++)
+		model_trace(argv[i], plays, nk * nt, slots, hash, seed, work);
+	return 0;
+}
