@@ -336,6 +336,7 @@ void avc_trace_event(const struct avc_trace_reader *r, const void *rec,
 		e->tsid = le32toh(v2->tsid);
 		e->requested = le32toh(v2->requested);
 		e->tclass = le16toh(v2->tclass);
+		e->cpu = le16toh(v2->cpu);
 	} else {
 		e->ts_ns = 0;
 		e->kind = v1->kind;
@@ -346,6 +347,7 @@ void avc_trace_event(const struct avc_trace_reader *r, const void *rec,
 		e->tsid = le32toh(v1->tsid);
 		e->requested = le32toh(v1->requested);
 		e->tclass = le16toh(v1->tclass);
+		e->cpu = le16toh(v1->cpu);
 	}
 }
 

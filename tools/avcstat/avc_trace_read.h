@@ -30,6 +30,7 @@
  * @tsid: target SID
  * @requested: the permissions asked for
  * @tclass: target class
+ * @cpu: the CPU the event happened on (modulo 65536)
  * @kind: an enum avc_trace_kind
  * @flags: version 2's AVC_TRACE_F_* bits; for version 1, which was
  *	recorded permissive only, AVC_TRACE_F_GRANTED on updates
@@ -37,7 +38,7 @@
 struct avc_trace_event {
 	uint64_t ts_ns;
 	uint32_t seq, ssid, tsid, requested;
-	uint16_t tclass;
+	uint16_t tclass, cpu;
 	uint8_t kind, flags;
 };
 
