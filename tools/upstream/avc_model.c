@@ -6,7 +6,8 @@
  * upstream's AVC that avc-curve and the native replay use.
  *
  *   avc_model [--threshold N[,N...]] [--slots N] [--kernel K[,K...]]
- *             [--hash kernel|legacy|jhash:SEED] [--work] TRACE...
+ *             [--hash kernel|legacy|jhash:SEED] [--work | --answers]
+ *             TRACE...
  *
  * K: stock, patched, v1, setref or module (upstream_avc.h, enum
  * up_avc_kernel; model.py's docstring); default stock,patched.  --slots
@@ -25,7 +26,9 @@
  *   mean/max E/E heads H/H locks K/K
  *
  * (one line each; the work line with --work, when a reclaim ran).  NAME
- * is the trace's file name up to its first ".trace".
+ * is the trace's file name up to its first ".trace".  With --answers,
+ * what a recorded trace says of the kernel's own answers instead
+ * (answers_trace()), for tools/upstream/report.py.
  * tools/upstream/model-check holds this to model.py, line for line.
  */
 #include <errno.h>
@@ -115,9 +118,10 @@ static void print_work(const char *name, const struct play *p,
 }
 
 /* One trace, every kernel and threshold. */
-static void model_trace(const char *path, const struct play *plays,
-			unsigned int nplays, unsigned int slots,
-			enum up_avc_hash hash, uint32_t seed, bool work)
+static void model_trace(const char *path, const char *name,
+			const struct play *plays, unsigned int nplays,
+			unsigned int slots, enum up_avc_hash hash,
+			uint32_t seed, bool work)
 {
 	struct avc_trace_reader r = { 0 };
 	struct avc_trace_event e;
@@ -127,16 +131,7 @@ static void model_trace(const char *path, const struct play *plays,
 	unsigned long long i;
 	unsigned int j, t;
 	struct up_avc *c;
-	const char *s;
-	char *name;
 
-	s = strrchr(path, '/');
-	name = strdup(s ? s + 1 : path);
-	if (!name)
-		die("out of memory");
-	s = strstr(name, ".trace");
-	if (s)
-		name[s - name] = '\0';
 	if (avc_trace_load(&r, path))
 		die("%s: %s", path, r.error);
 	recs = avc_trace_records(&r);
@@ -168,15 +163,190 @@ static void model_trace(const char *path, const struct play *plays,
 			print_work(name, &plays[j], slots, &w);
 	}
 	avc_trace_close(&r);
-	free(name);
+}
+
+/**
+ * struct key_slot - a key's slot in a &struct key_map
+ * @ssid: source SID
+ * @tsid: target SID
+ * @tclass: target class
+ * @used: the slot holds a key
+ * @missed: the key's last lookup was a miss of the kernel
+ * @cpu: that lookup's CPU
+ * @at: that lookup's record, counted from 1
+ */
+struct key_slot {
+	uint32_t ssid, tsid;
+	uint16_t tclass, cpu;
+	bool used, missed;
+	unsigned long long at;
+};
+
+/**
+ * struct key_map - the keys of a trace, open addressing
+ * @slots: the slots
+ * @mask: their number less one (a power of two, at least twice the keys)
+ * @n: the keys held
+ */
+struct key_map {
+	struct key_slot *slots;
+	unsigned long long mask, n;
+};
+
+static void key_map_init(struct key_map *m, unsigned long long records)
+{
+	unsigned long long size = 64;
+
+	while (size < 2 * records)
+		size *= 2;
+	m->slots = calloc(size, sizeof(*m->slots));
+	if (!m->slots)
+		die("out of memory");
+	m->mask = size - 1;
+	m->n = 0;
+}
+
+/* The slot of @e's key, taken for it if it had none. */
+static struct key_slot *key_map_get(struct key_map *m,
+				    const struct avc_trace_event *e)
+{
+	unsigned long long i;
+	struct key_slot *k;
+
+	i = up_avc_hash(UP_AVC_HASH_MURMUR3, 0, e->ssid, e->tsid, e->tclass,
+			0xffffffff);
+	for (;; i++) {
+		k = &m->slots[i & m->mask];
+		if (!k->used)
+			break;
+		if (k->ssid == e->ssid && k->tsid == e->tsid &&
+		    k->tclass == e->tclass)
+			return k;
+	}
+	k->used = true;
+	k->ssid = e->ssid;
+	k->tsid = e->tsid;
+	k->tclass = e->tclass;
+	m->n++;
+	return k;
+}
+
+static void key_map_clear(struct key_map *m)
+{
+	memset(m->slots, 0, (m->mask + 1) * sizeof(*m->slots));
+	m->n = 0;
+}
+
+/*
+ * --answers: what a version 2 trace says of the kernel's answers.  Before
+ * the first reset (the policy load): the lookups, their distinct keys and
+ * the kernel's misses (no AVC_TRACE_F_HIT), and whether there is a reset:
+ *
+ *   answers NAME: reset R lookups L keys K kernel_misses M
+ *
+ * Then, for each kernel and threshold, from the first reset on (the whole
+ * trace if it has none), the kernel's misses that a one-CPU cache could
+ * not make: the kernel missed, the model (at that kernel, threshold,
+ * slots and hash, in the trace's order) hit, the key's previous lookup
+ * was a miss of the kernel on another CPU, and that CPU recorded nothing
+ * since (its insert still in flight: avc_compute_av() and avc_insert()
+ * make no lookup):
+ *
+ *   inflight NAME: kernel K threshold T: inflight I
+ *
+ * A version 1 trace does not say what the kernel hit: "answers NAME:
+ * version 1", nothing more.
+ */
+static void answers_trace(const char *path, const char *name,
+			  const struct play *plays, unsigned int nplays,
+			  unsigned int slots, enum up_avc_hash hash,
+			  uint32_t seed)
+{
+	static unsigned long long cpu_last[65536];
+	unsigned long long i, first = 0, lookups = 0, misses = 0;
+	struct avc_trace_reader r = { 0 };
+	struct avc_trace_event e;
+	const unsigned char *recs;
+	unsigned long long inflight;
+	struct key_slot *k;
+	struct key_map m;
+	struct up_avc *c;
+	bool reset = false, hit;
+	unsigned int j, t;
+
+	if (avc_trace_load(&r, path))
+		die("%s: %s", path, r.error);
+	if (r.version != 2) {
+		printf("answers %s: version %u\n", name, r.version);
+		avc_trace_close(&r);
+		return;
+	}
+	recs = avc_trace_records(&r);
+	key_map_init(&m, r.nrecords);
+	for (i = 0; i < r.nrecords; i++) {
+		avc_trace_event(&r, recs + i * r.recsize, &e);
+		if (e.kind == AVC_TRACE_RESET) {
+			reset = true;
+			first = i + 1;
+			break;
+		}
+		if (e.kind == AVC_TRACE_LOOKUP) {
+			lookups++;
+			key_map_get(&m, &e);
+			misses += !(e.flags & AVC_TRACE_F_HIT);
+		}
+	}
+	printf("answers %s: reset %d lookups %llu keys %llu kernel_misses %llu\n",
+	       name, reset, reset ? lookups : 0, reset ? m.n : 0,
+	       reset ? misses : 0);
+	for (j = 0; j < nplays; j++) {
+		if (parse_u32(plays[j].threshold, &t))
+			die("--threshold: a number, not %s", plays[j].threshold);
+		c = up_avc_create_kernel(slots, t, hash, seed,
+					 plays[j].kernel);
+		if (!c)
+			die("out of memory");
+		memset(cpu_last, 0, sizeof(cpu_last));
+		key_map_clear(&m);
+		inflight = 0;
+		for (i = first; i < r.nrecords; i++) {
+			avc_trace_event(&r, recs + i * r.recsize, &e);
+			if (e.kind == AVC_TRACE_RESET) {
+				up_avc_reset(c);
+				key_map_clear(&m);
+			} else if (e.kind == AVC_TRACE_UPDATE) {
+				if (e.flags & AVC_TRACE_F_GRANTED)
+					up_avc_update(c, e.ssid, e.tsid,
+						      e.tclass);
+			} else {
+				hit = up_avc_lookup(c, e.ssid, e.tsid,
+						    e.tclass);
+				k = key_map_get(&m, &e);
+				if (!(e.flags & AVC_TRACE_F_HIT) && hit &&
+				    k->at && k->missed && k->cpu != e.cpu &&
+				    cpu_last[k->cpu] == k->at)
+					inflight++;
+				k->at = i + 1;
+				k->cpu = e.cpu;
+				k->missed = !(e.flags & AVC_TRACE_F_HIT);
+			}
+			cpu_last[e.cpu] = i + 1;
+		}
+		up_avc_destroy(c);
+		printf("inflight %s: kernel %s threshold %s: inflight %llu\n",
+		       name, up_avc_kernel_name(plays[j].kernel),
+		       plays[j].threshold, inflight);
+	}
+	free(m.slots);
+	avc_trace_close(&r);
 }
 
 static void help(FILE *f)
 {
 	fprintf(f, "usage: " PROG " [--threshold N[,N...]] [--slots N] ");
 	fprintf(f, "[--kernel K[,K...]]\n");
-	fprintf(f, "       [--hash kernel|legacy|jhash:SEED] [--work] ");
-	fprintf(f, "TRACE...\n");
+	fprintf(f, "       [--hash kernel|legacy|jhash:SEED] ");
+	fprintf(f, "[--work | --answers] TRACE...\n");
 }
 
 int main(int argc, char **argv)
@@ -187,6 +357,7 @@ int main(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "hash", required_argument, NULL, 'H' },
 		{ "work", no_argument, NULL, 'w' },
+		{ "answers", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -197,7 +368,9 @@ int main(int argc, char **argv)
 	enum up_avc_hash hash = UP_AVC_HASH_MURMUR3;
 	unsigned int slots = 512, seed = 0, nt, nk, i, j;
 	enum up_avc_kernel k;
-	bool work = false;
+	bool work = false, answers = false;
+	char *name;
+	const char *s;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -229,6 +402,9 @@ int main(int argc, char **argv)
 		case 'w':
 			work = true;
 			break;
+		case 'a':
+			answers = true;
+			break;
 		case 'h':
 			help(stdout);
 			return 0;
@@ -255,7 +431,22 @@ int main(int argc, char **argv)
 			plays[i * nt + j].threshold = tlist[j];
 		}
 	}
-	for (i = optind; i < (unsigned int)argc; i++)
-		model_trace(argv[i], plays, nk * nt, slots, hash, seed, work);
+	for (i = optind; i < (unsigned int)argc; i++) {
+		/* The trace's file name up to its first ".trace". */
+		s = strrchr(argv[i], '/');
+		name = strdup(s ? s + 1 : argv[i]);
+		if (!name)
+			die("out of memory");
+		s = strstr(name, ".trace");
+		if (s)
+			name[s - name] = '\0';
+		if (answers)
+			answers_trace(argv[i], name, plays, nk * nt, slots,
+				      hash, seed);
+		else
+			model_trace(argv[i], name, plays, nk * nt, slots,
+				    hash, seed, work);
+		free(name);
+	}
 	return 0;
 }
