@@ -10,8 +10,8 @@ T, K-T/boot-service.meta (the kernel AVC's cache_stats over the window,
 its hash_stats at the end) and K-T/boot-service.trace (the version 2
 trace of the window: every lookup, and whether the kernel's AVC hit);
 replay.log (tools/native/run replay of each trace, one line per hash
-seed, policy and threshold); model.log (model.py, the kernel's hash);
-model-jhash.log (model.py with the replay's hash and first seed); and,
+seed, policy and threshold); model.log (avc_model, the kernel's hash);
+model-jhash.log (avc_model with the replay's hash and first seed); and,
 if they ran, K-enforcing/ (the audited decisions) and K-hitpath-C.log
 (the hit-path loops at C vCPUs).
 
@@ -32,10 +32,10 @@ verdicts"):
             prediction, widened by the margin of data/misses-margin.txt
             (the kernel's own run-to-run spread about it, a fraction):
             for stock, the replay under each hash seed (newest) and
-            model.py with the kernel's own hash; for patched, model.py
-            alone (the replay has no policy that is the series' bounded
+            avc_model with the kernel's own hash; for patched,
+            avc_model alone (the replay has no policy that is the series' bounded
             reclaim); each less the keys asked before the load;
-  model     model.py's module (avc_rcu's own lru, inline, on a pinned
+  model     avc_model's module (avc_rcu's own lru, inline, on a pinned
             table) with the replay's hash and first seed counts what the
             replay's lru counts: the model's machinery is the replay's
             cache, the module's core, under another hash;
@@ -69,6 +69,7 @@ import os
 import re
 import statistics
 import struct
+import subprocess
 import sys
 
 # The kernels make upstream boots: stock and patched at the default
@@ -77,6 +78,9 @@ import sys
 KERNELS = ('stock', 'patched', 'stock13', 'patched13')
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARGIN = os.path.join(HERE, 'data', 'misses-margin.txt')
+# tools/upstream/Makefile's program, built once a run (MODEL_BUILT).
+MODEL = os.path.join(HERE, '..', '..', 'build', 'upstream-model', 'avc_model')
+MODEL_BUILT = []
 
 
 def kslots(k):
@@ -90,9 +94,9 @@ def kpatched(k):
 
 def kpolicy(k):
     """The native replay's policy closest to kernel K's reclaim: newest
-    is stock's; lru is the module's (model.py's module), which the
+    is stock's; lru is the module's (avc_model's module), which the
     series' bounded reclaim is not exactly, so the patched kernels are
-    judged against model.py alone."""
+    judged against avc_model alone."""
     return 'lru' if kpatched(k) else 'newest'
 
 
@@ -105,8 +109,6 @@ def load_margin(path=MARGIN):
             if sep and k == 'margin':
                 return float(v)
     raise ValueError('%s: no margin=' % path)
-sys.path.insert(0, HERE)
-import model  # noqa: E402 (tools/upstream/model.py)
 
 # tools/avcstat/avc_trace_format.h, version 2.
 HEADER = struct.Struct('<8sIIQII')
@@ -183,8 +185,28 @@ def model_seed_counts(path):
     return r
 
 
-def kernel_answers(path, threshold=None, patched=False, slots=model.SLOTS,
-                   bucket=None):
+def avc_model(*args):
+    """tools/upstream/avc_model's output for ARGS (the model of
+    upstream's AVC, tools/avcstat/upstream_avc.c), built on first use."""
+    if not MODEL_BUILT:
+        subprocess.run(['make', '-s', '-C', HERE,
+                        'O=' + os.path.dirname(MODEL)], check=True)
+        MODEL_BUILT.append(MODEL)
+    return subprocess.run((MODEL,) + args, check=True, stdout=subprocess.PIPE,
+                          universal_newlines=True).stdout
+
+
+def model_misses(path, threshold, kernel, slots=512, hash='kernel'):
+    """avc_model's (misses, reclaims) for the trace at PATH, one kernel
+    (stock, patched, v1, setref or module) at one threshold."""
+    line = avc_model('--kernel', kernel, '--threshold', str(threshold),
+                     '--slots', str(slots), '--hash', hash, path).split()
+    return int(line[line.index('misses') + 1]), \
+        int(line[line.index('reclaims') + 1])
+
+
+def kernel_answers(path, threshold=None, kernel='stock', slots=512,
+                   hash='kernel'):
     """What a version 2 trace says of the kernel's answers.
 
     Before the first reset (the policy load, when the window opens
@@ -193,62 +215,26 @@ def kernel_answers(path, threshold=None, patched=False, slots=model.SLOTS,
     answer from its cache (no AVC_TRACE_F_HIT); 'reset', whether there is
     one.  With a threshold, from the first reset on (or the whole trace
     if it has none): 'inflight', the kernel's misses that a one-CPU cache
-    could not make: the kernel missed, model.py (the kernel's own AVC and
-    hash, stock or patched, at that threshold, in the trace's order) hit,
-    the key's previous lookup was a miss of the kernel on another CPU, and
-    that CPU recorded nothing since (its insert still in flight).  None
-    if there is no version 2 trace at path (a version 1 trace does not
-    say what the kernel hit).
+    could not make: the kernel missed, avc_model (KERNEL: stock, patched,
+    v1 or setref, at that threshold, SLOTS and HASH, in the trace's
+    order) hit, the key's previous lookup was a miss of the kernel on
+    another CPU, and that CPU recorded nothing since (its insert still in
+    flight).  avc_model --answers counts them.  None if there is no
+    version 2 trace at path (a version 1 trace does not say what the
+    kernel hit).
     """
-    data = trace_bytes(path)
-    if data is None:
+    if trace_bytes(path) is None:
         return None
-    magic, version, size, n, flags, _ = HEADER.unpack_from(data)
-    if magic != b'AVCTRACE' or version != 2 or size != RECORD2.size or \
-       len(data) != HEADER.size + n * RECORD2.size:
+    out = avc_model('--answers', '--kernel', kernel, '--threshold',
+                    str(threshold or 512), '--slots', str(slots),
+                    '--hash', hash, path).split('\n')
+    w = out[0].split()
+    if w[2] == 'version':
         return None
-    r = {'reset': False, 'lookups': 0, 'keys': 0, 'kernel_misses': 0,
-         'inflight': 0}
-    lookups = misses = 0
-    keys = set()
-    records = RECORD2.iter_unpack(data[HEADER.size:])
-    for rec in records:
-        kind, fl = rec[7], rec[8]
-        if kind == RESET:
-            r.update(reset=True, lookups=lookups, keys=len(keys),
-                     kernel_misses=misses)
-            break
-        if kind == LOOKUP:
-            lookups += 1
-            keys.add(rec[2:4] + (rec[5],))
-            misses += not fl & F_HIT
-    if threshold is None:
-        return r
-    if not r['reset']:
-        records = RECORD2.iter_unpack(data[HEADER.size:])
-    avc = model.Avc(threshold, patched, bucket, slots)
-    last, cpu_last = {}, {}
-    for i, rec in enumerate(records):
-        kind, fl, cpu = rec[7], rec[8], rec[6]
-        key = rec[2:4] + (rec[5],)
-        if kind == RESET:
-            avc.reset()
-            last.clear()
-        elif kind == model.UPDATE and fl & model.F_GRANTED:
-            avc.update(key)
-        elif kind == LOOKUP:
-            before = avc.misses
-            avc.lookup(key)
-            missed = not fl & F_HIT
-            prev = last.get(key)
-            # The previous miss's CPU recorded nothing since: it had not
-            # come back from inserting the key (avc_compute_av() and
-            # avc_insert() make no lookup).
-            if missed and avc.misses == before and prev and prev[2] and \
-               prev[1] != cpu and cpu_last.get(prev[1]) == prev[0]:
-                r['inflight'] += 1
-            last[key] = (i, cpu, missed)
-        cpu_last[cpu] = i
+    r = {'reset': w[3] == '1', 'lookups': int(w[5]), 'keys': int(w[7]),
+         'kernel_misses': int(w[9]), 'inflight': 0}
+    if threshold is not None:
+        r['inflight'] = int(out[1].split()[-1])
     return r
 
 
@@ -261,7 +247,7 @@ def misses_verdict(what, policy, kernel_misses, kernel_lookups,
     trace_lookups: the lookups the trace recorded; pre: kernel_answers()
     of the trace; seeds: the replay's whole-window misses under each
     seed, for the kernel's policy (may be empty when own_hash is given);
-    own_hash: model.py's, with the kernel's hash (or None); margin: the
+    own_hash: avc_model's, with the kernel's hash (or None); margin: the
     fraction of the range's top by which the kernel may miss beyond
     either end of the range (load_margin(): the kernel's own run-to-run
     spread about the model on its own trace, measured).  Returns (ok,
@@ -292,7 +278,7 @@ def misses_verdict(what, policy, kernel_misses, kernel_lookups,
     if own_hash is not None:
         own = own_hash - pre['keys']
         pred.append(own)
-        parts.append('model.py, the kernel\'s hash, %d' % own)
+        parts.append('avc_model, the kernel\'s hash, %d' % own)
     lo, hi = min(pred), max(pred)
     m = int(math.ceil(margin * hi))
     if m:
@@ -507,7 +493,7 @@ def section(out, w, replays, models, jhash_models, verdicts, margin):
     print(rule)
     nseeds = max([len(v) for v in replays.values()] or [0])
     print('Predictions, on the trace each kernel recorded in the same boot,')
-    print('over the whole window: model.py, the 7.x AVC (stock, or with the')
+    print('over the whole window: avc_model, the 7.x AVC (stock, or with the')
     print('series) with the kernel\'s own hash; the native replay under %d'
           % nseeds)
     print('hash seeds (min-max): newest is stock\'s reclaim, lru the module\'s')
@@ -557,12 +543,12 @@ def section(out, w, replays, models, jhash_models, verdicts, margin):
             int(m['kernel_misses']), int(m['kernel_lookups']),
             int(m['lookups']),
             kernel_answers(os.path.join(out, n, '%s.trace' % w), t,
-                           kpatched(k), kslots(k)), t,
+                           base, kslots(k)), t,
             seeds, mo[0] if mo else None, margin))
         js = jhash_models.get((n, 'module', t))
         if js:
             r = replays.get((n, t, 'lru'), {}).get(js[0])
-            verdicts.append(('model', r == js[1:], '%s: model.py\'s '
+            verdicts.append(('model', r == js[1:], '%s: avc_model\'s '
                              'module with the replay\'s hash, '
                              'seed %s: %d misses %d reclaims, the replay\'s '
                              'lru %s' % (what, js[0], js[1], js[2],
@@ -848,15 +834,15 @@ def self_test():
                             ('tenants-8-enforcing', 2)):
         base = os.path.join(HERE, '..', 'avc_trace', 'traces', 'hosts',
                             trace)
-        pre = kernel_answers(base + '.trace.xz', 512, False,
-                             bucket=model.bucket_function('legacy'))
+        pre = kernel_answers(base + '.trace.xz', 512, 'stock',
+                             hash='legacy')
         want = {'reset': True, 'lookups': 874 + (trace != 'tenants-8-6.12'),
                 'keys': 11, 'kernel_misses': 1, 'inflight': inflight}
         expect('%s: the kernel\'s answers: %s' % (trace, pre), True,
                (pre == want, 'must be %s' % want))
         m = meta(base + '.meta')
-        own = model.play(model.read_trace(base + '.trace.xz'), 512,
-                         False, model.bucket_function('legacy')).misses
+        own = model_misses(base + '.trace.xz', 512, 'stock',
+                           hash='legacy')[0]
 
         def rv(p, m=m, own=own, trace=trace):
             return misses_verdict(trace, 'the model',
@@ -876,11 +862,11 @@ def self_test():
     # are not inserts in flight.
     pre = kernel_answers(os.path.join(HERE, '..', 'avc_trace', 'traces',
                                       'hosts', 'tenants-1.trace.xz'),
-                         512, 'v1', bucket=model.bucket_function('legacy'))
+                         512, 'v1', hash='legacy')
     expect('tenants-1 against the patched model: inserts in flight %s'
            % (pre or {}).get('inflight'), True,
            (pre is not None and pre['inflight'] == 0, 'must be 0'))
-    # model.py's module counts what the module's replay counts on the
+    # avc_model's module counts what the module's replay counts on the
     # shipped traces (traces/replay.expected, hash seed 2004, 512 slots):
     # the model verdict's partner is the module's core as it is.
     traces = os.path.join(HERE, '..', 'avc_trace', 'traces')
@@ -891,11 +877,9 @@ def self_test():
             if len(w) == 8 and w[2] == 'lru' and w[1] in ('boot', 'service'):
                 want[(w[1], int(w[3]))] = (int(w[6]), int(w[7]))
     for (name, t), mr in sorted(want.items()):
-        recs = model.read_trace(os.path.join(traces, name + '.trace.xz'))
-        avc = model.play(recs, t, 'module',
-                         model.bucket_function('jhash:2004', 512), 512)
-        got = (avc.misses, avc.reclaims)
-        expect('%s at %d: model.py\'s module as the replay\'s lru, %d misses '
+        got = model_misses(os.path.join(traces, name + '.trace.xz'), t,
+                           'module', hash='jhash:2004')
+        expect('%s at %d: avc_model\'s module as the replay\'s lru, %d misses '
                '%d reclaims' % (name, t, mr[0], mr[1]), True,
                (got == mr, 'model %d misses %d reclaims' % got))
     expect('the module model is checked on shipped traces', True,
