@@ -59,7 +59,7 @@
  * All of that is UP_AVC_STOCK, which avc-curve and the native replay use.
  * For tools/upstream (make upstream: the reclaim series of
  * tools/upstream/series/ against 7.x's stock AVC), up_avc_create_kernel()
- * also gives, exactly as tools/upstream/model.py plays them:
+ * also gives:
  *
  *  - UP_AVC_PATCHED, the series: a hit sets the node's referenced bit;
  *    avc_update_node() allocates its copy (counted) without reserving a
@@ -75,7 +75,7 @@
  *    evict, clearing the bits the hand passes once it is moving), then,
  *    if 16 were not evicted, the same buckets again by age; unbounded;
  *  - UP_AVC_SETREF: UP_AVC_PATCHED, with every new node born referenced;
- *  - UP_AVC_MODULE: avc_rcu's own cache as model.py's module plays it
+ *  - UP_AVC_MODULE: avc_rcu's own cache as the native replay's lru runs it
  *    (reclaim=lru, reclaimer=inline, a pinned table): a bucket is kept
  *    oldest first and at most 32 long (a full one gives up its oldest
  *    unreferenced node, else its oldest); a miss past the threshold runs
@@ -205,7 +205,7 @@ static const char *const up_avc_kernel_names[] = {
 
 /**
  * up_avc_kernel_parse() - a kernel by its name
- * @s: stock, patched, v1, setref or module (tools/upstream/model.py's)
+ * @s: stock, patched, v1, setref or module (upstream_model's --kernel)
  * @kernel: set to it
  *
  * Return: 0, or -EINVAL for another name.

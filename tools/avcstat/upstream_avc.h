@@ -6,7 +6,7 @@
  * (tools/native/replay) replay traces through it; upstream_avc.c says
  * what is modelled and what is not.  Plain C and libc: no kernel header.
  * The reclaim series of tools/upstream/series/ and its variants are
- * modelled too (enum up_avc_kernel), for tools/upstream's avc_model.
+ * modelled too (enum up_avc_kernel), for tools/upstream's upstream_model.
  */
 #ifndef UPSTREAM_AVC_H
 #define UPSTREAM_AVC_H
@@ -66,8 +66,8 @@ struct up_avc_stats {
  * @UP_AVC_V1: the 6.12 series' third patch: per bucket its unreferenced
  *	nodes oldest first, then the same buckets again by age, unbounded
  * @UP_AVC_SETREF: @UP_AVC_PATCHED with every new node born referenced
- * @UP_AVC_MODULE: avc_rcu's own cache as tools/upstream/model.py's
- *	module: reclaim=lru, inline, on a pinned table, buckets oldest
+ * @UP_AVC_MODULE: avc_rcu's own cache as the native replay's lru runs
+ *	it: reclaim=lru, inline, on a pinned table, buckets oldest
  *	first and at most 32 long
  */
 enum up_avc_kernel {

@@ -10,8 +10,8 @@ T, K-T/boot-service.meta (the kernel AVC's cache_stats over the window,
 its hash_stats at the end) and K-T/boot-service.trace (the version 2
 trace of the window: every lookup, and whether the kernel's AVC hit);
 replay.log (tools/native/run replay of each trace, one line per hash
-seed, policy and threshold); model.log (avc_model, the kernel's hash);
-model-jhash.log (avc_model with the replay's hash and first seed); and,
+seed, policy and threshold); model.log (upstream_model, the kernel's hash);
+model-jhash.log (upstream_model with the replay's hash and first seed); and,
 if they ran, K-enforcing/ (the audited decisions) and K-hitpath-C.log
 (the hit-path loops at C vCPUs).
 
@@ -32,10 +32,10 @@ verdicts"):
             prediction, widened by the margin of data/misses-margin.txt
             (the kernel's own run-to-run spread about it, a fraction):
             for stock, the replay under each hash seed (newest) and
-            avc_model with the kernel's own hash; for patched,
-            avc_model alone (the replay has no policy that is the series' bounded
+            upstream_model with the kernel's own hash; for patched,
+            upstream_model alone (the replay has no policy that is the series' bounded
             reclaim); each less the keys asked before the load;
-  model     avc_model's module (avc_rcu's own lru, inline, on a pinned
+  model     upstream_model's module (avc_rcu's own lru, inline, on a pinned
             table) with the replay's hash and first seed counts what the
             replay's lru counts: the model's machinery is the replay's
             cache, the module's core, under another hash;
@@ -79,7 +79,7 @@ KERNELS = ('stock', 'patched', 'stock13', 'patched13')
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARGIN = os.path.join(HERE, 'data', 'misses-margin.txt')
 # tools/upstream/Makefile's program, built once a run (MODEL_BUILT).
-MODEL = os.path.join(HERE, '..', '..', 'build', 'upstream-model', 'avc_model')
+MODEL = os.path.join(HERE, '..', '..', 'build', 'upstream-model', 'upstream_model')
 MODEL_BUILT = []
 
 
@@ -94,9 +94,9 @@ def kpatched(k):
 
 def kpolicy(k):
     """The native replay's policy closest to kernel K's reclaim: newest
-    is stock's; lru is the module's (avc_model's module), which the
+    is stock's; lru is the module's (upstream_model's module), which the
     series' bounded reclaim is not exactly, so the patched kernels are
-    judged against avc_model alone."""
+    judged against upstream_model alone."""
     return 'lru' if kpatched(k) else 'newest'
 
 
@@ -185,8 +185,8 @@ def model_seed_counts(path):
     return r
 
 
-def avc_model(*args):
-    """tools/upstream/avc_model's output for ARGS (the model of
+def upstream_model(*args):
+    """tools/upstream/upstream_model's output for ARGS (the model of
     upstream's AVC, tools/avcstat/upstream_avc.c), built on first use."""
     if not MODEL_BUILT:
         subprocess.run(['make', '-s', '-C', HERE,
@@ -197,9 +197,9 @@ def avc_model(*args):
 
 
 def model_misses(path, threshold, kernel, slots=512, hash='kernel'):
-    """avc_model's (misses, reclaims) for the trace at PATH, one kernel
+    """upstream_model's (misses, reclaims) for the trace at PATH, one kernel
     (stock, patched, v1, setref or module) at one threshold."""
-    line = avc_model('--kernel', kernel, '--threshold', str(threshold),
+    line = upstream_model('--kernel', kernel, '--threshold', str(threshold),
                      '--slots', str(slots), '--hash', hash, path).split()
     return int(line[line.index('misses') + 1]), \
         int(line[line.index('reclaims') + 1])
@@ -215,17 +215,17 @@ def kernel_answers(path, threshold=None, kernel='stock', slots=512,
     answer from its cache (no AVC_TRACE_F_HIT); 'reset', whether there is
     one.  With a threshold, from the first reset on (or the whole trace
     if it has none): 'inflight', the kernel's misses that a one-CPU cache
-    could not make: the kernel missed, avc_model (KERNEL: stock, patched,
+    could not make: the kernel missed, upstream_model (KERNEL: stock, patched,
     v1 or setref, at that threshold, SLOTS and HASH, in the trace's
     order) hit, the key's previous lookup was a miss of the kernel on
     another CPU, and that CPU recorded nothing since (its insert still in
-    flight).  avc_model --answers counts them.  None if there is no
+    flight).  upstream_model --answers counts them.  None if there is no
     version 2 trace at path (a version 1 trace does not say what the
     kernel hit).
     """
     if trace_bytes(path) is None:
         return None
-    out = avc_model('--answers', '--kernel', kernel, '--threshold',
+    out = upstream_model('--answers', '--kernel', kernel, '--threshold',
                     str(threshold or 512), '--slots', str(slots),
                     '--hash', hash, path).split('\n')
     w = out[0].split()
@@ -247,7 +247,7 @@ def misses_verdict(what, policy, kernel_misses, kernel_lookups,
     trace_lookups: the lookups the trace recorded; pre: kernel_answers()
     of the trace; seeds: the replay's whole-window misses under each
     seed, for the kernel's policy (may be empty when own_hash is given);
-    own_hash: avc_model's, with the kernel's hash (or None); margin: the
+    own_hash: upstream_model's, with the kernel's hash (or None); margin: the
     fraction of the range's top by which the kernel may miss beyond
     either end of the range (load_margin(): the kernel's own run-to-run
     spread about the model on its own trace, measured).  Returns (ok,
@@ -278,7 +278,7 @@ def misses_verdict(what, policy, kernel_misses, kernel_lookups,
     if own_hash is not None:
         own = own_hash - pre['keys']
         pred.append(own)
-        parts.append('avc_model, the kernel\'s hash, %d' % own)
+        parts.append('upstream_model, the kernel\'s hash, %d' % own)
     lo, hi = min(pred), max(pred)
     m = int(math.ceil(margin * hi))
     if m:
@@ -493,7 +493,7 @@ def section(out, w, replays, models, jhash_models, verdicts, margin):
     print(rule)
     nseeds = max([len(v) for v in replays.values()] or [0])
     print('Predictions, on the trace each kernel recorded in the same boot,')
-    print('over the whole window: avc_model, the 7.x AVC (stock, or with the')
+    print('over the whole window: upstream_model, the 7.x AVC (stock, or with the')
     print('series) with the kernel\'s own hash; the native replay under %d'
           % nseeds)
     print('hash seeds (min-max): newest is stock\'s reclaim, lru the module\'s')
@@ -548,7 +548,7 @@ def section(out, w, replays, models, jhash_models, verdicts, margin):
         js = jhash_models.get((n, 'module', t))
         if js:
             r = replays.get((n, t, 'lru'), {}).get(js[0])
-            verdicts.append(('model', r == js[1:], '%s: avc_model\'s '
+            verdicts.append(('model', r == js[1:], '%s: upstream_model\'s '
                              'module with the replay\'s hash, '
                              'seed %s: %d misses %d reclaims, the replay\'s '
                              'lru %s' % (what, js[0], js[1], js[2],
@@ -866,7 +866,7 @@ def self_test():
     expect('tenants-1 against the patched model: inserts in flight %s'
            % (pre or {}).get('inflight'), True,
            (pre is not None and pre['inflight'] == 0, 'must be 0'))
-    # avc_model's module counts what the module's replay counts on the
+    # upstream_model's module counts what the module's replay counts on the
     # shipped traces (traces/replay.expected, hash seed 2004, 512 slots):
     # the model verdict's partner is the module's core as it is.
     traces = os.path.join(HERE, '..', 'avc_trace', 'traces')
@@ -879,7 +879,7 @@ def self_test():
     for (name, t), mr in sorted(want.items()):
         got = model_misses(os.path.join(traces, name + '.trace.xz'), t,
                            'module', hash='jhash:2004')
-        expect('%s at %d: avc_model\'s module as the replay\'s lru, %d misses '
+        expect('%s at %d: upstream_model\'s module as the replay\'s lru, %d misses '
                '%d reclaims' % (name, t, mr[0], mr[1]), True,
                (got == mr, 'model %d misses %d reclaims' % got))
     expect('the module model is checked on shipped traces', True,

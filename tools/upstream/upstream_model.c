@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_model: the kernel AVC of linux 7.x, stock and with the series, as a
- * model: tools/upstream/model.py's command line and output, played by
- * tools/avcstat/upstream_avc.c (up_avc_create_kernel()), the model of
- * upstream's AVC that avc-curve and the native replay use.
+ * upstream_model: the kernel AVC of linux 7.x, stock and with the series,
+ * as a model on one CPU in a trace's order, compared with the kernel's
+ * counts one for one by make upstream (tools/upstream/run, report.py).
+ * It is tools/avcstat/upstream_avc.c (up_avc_create_kernel()), the model
+ * of upstream's AVC that avc-curve and the native replay use, with the
+ * kernel's own bucket function.
  *
- *   avc_model [--threshold N[,N...]] [--slots N] [--kernel K[,K...]]
+ *   upstream_model [--threshold N[,N...]] [--slots N] [--kernel K[,K...]]
  *             [--hash kernel|legacy|jhash:SEED] [--work | --answers]
  *             TRACE...
  *
  * K: stock, patched, v1, setref or module (upstream_avc.h, enum
- * up_avc_kernel; model.py's docstring); default stock,patched.  --slots
+ * up_avc_kernel); default stock,patched.  --slots
  * a power of two (default 512); --threshold default 512; --hash kernel
  * is 6.19's av_hash(), legacy 6.12's avc_hash(), jhash:SEED avc_rcu's
  * seeded jhash_3words() (the native replay's, tools/native/stand-ins).
@@ -18,7 +20,7 @@
  * kernel and threshold, in that order, into a new cache: a lookup is a
  * lookup (and on a miss an insert), a reset avc_ss_reset(), an update
  * avc_update_node() when the update was granted (a version 2 trace's
- * refused ones changed nothing).  Printed, as model.py prints them:
+ * refused ones changed nothing).  Printed:
  *
  *   model NAME: kernel K threshold T: lookups L misses M reclaims R
  *   allocations A
@@ -29,7 +31,7 @@
  * is the trace's file name up to its first ".trace".  With --answers,
  * what a recorded trace says of the kernel's own answers instead
  * (answers_trace()), for tools/upstream/report.py.
- * tools/upstream/model-check holds this to model.py, line for line.
+ * tools/upstream/model-check holds the counts to data/model.expected.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -42,7 +44,7 @@
 #include "../avcstat/avc_trace_read.h"
 #include "../avcstat/upstream_avc.h"
 
-#define PROG		"avc_model"
+#define PROG		"upstream_model"
 #define MAX_LIST	64
 
 static void die(const char *fmt, ...)
