@@ -29,10 +29,12 @@
  *           decided under a neighbouring stretch's policy R
  *
  * and the cache's own counters (avc/cache_stats) give the hits, misses
- * and reclaims, to be compared with a replay through the module.  A trace
- * with a bad header, a record out of sequence or of an unknown kind, a
- * size that does not match its header, and any failed transaction end it
- * with one line on stderr and exit status 1.  MOUNT defaults to
+ * and reclaims, to be compared with a replay through the module.  The
+ * trace is read by tools/avcstat/avc_trace_read.c, as the native replay
+ * and avc-advise read it: a bad header, a record out of sequence or of an
+ * unknown kind, or a size that does not match its header is refused
+ * before anything is loaded.  That, and any failed transaction, end the
+ * replay with one line on stderr and exit status 1.  MOUNT defaults to
  * /sys/fs/avc_rcu.
  */
 #define _GNU_SOURCE
@@ -48,6 +50,7 @@
 #include <unistd.h>
 
 #include "../avcstat/avc_trace_format.h"
+#include "../avcstat/avc_trace_read.h"
 #include "trace_oracle.h"
 
 #define PROG	"avc_replay_access"
@@ -107,47 +110,19 @@ static void load_policy(const char *mnt, const char *policy, size_t len)
 		die("%s: the load failed: %s", path, strerror(errno));
 }
 
-/* A record of either version, as the replay uses it. */
-struct event {
-	uint32_t seq, ssid, tsid, requested;
-	uint16_t tclass;
-	uint8_t kind;
-};
-
-static void decode(const char *p, size_t size, struct event *e)
-{
-	const struct avc_trace_record2 *v2 = (const void *)p;
-	const struct avc_trace_record *v1 = (const void *)p;
-
-	if (size == sizeof(*v2)) {
-		e->seq = le32toh(v2->seq);
-		e->ssid = le32toh(v2->ssid);
-		e->tsid = le32toh(v2->tsid);
-		e->requested = le32toh(v2->requested);
-		e->tclass = le16toh(v2->tclass);
-		e->kind = v2->kind;
-	} else {
-		e->seq = le32toh(v1->seq);
-		e->ssid = le32toh(v1->ssid);
-		e->tsid = le32toh(v1->tsid);
-		e->requested = le32toh(v1->requested);
-		e->tclass = le16toh(v1->tclass);
-		e->kind = v1->kind;
-	}
-}
-
 int main(int argc, char **argv)
 {
 	const char *mnt = "/sys/fs/avc_rcu", *policy_file = NULL;
 	unsigned long long records = 0, lookups = 0, resets = 0, updates = 0, n;
-	char *policy = NULL, *trace, path[4096], q[128], ans[128], why[512];
+	char *policy = NULL, path[4096], q[128], ans[128], why[512];
+	struct avc_trace_reader r = { .xz_hint = "decompress it first" };
 	struct trace_oracle *oracle = NULL;
 	struct trace_oracle_stats st;
-	struct avc_trace_header hdr;
-	size_t policy_len = 0, len, size, plen;
-	unsigned int f[6], version, stretch = 0;
-	const char *recs, *ptext;
-	struct event ev;
+	size_t policy_len = 0, size, plen;
+	unsigned int f[6], stretch = 0;
+	const unsigned char *recs;
+	struct avc_trace_event ev;
+	const char *ptext;
 	int opt, fd, qlen;
 	ssize_t got;
 
@@ -172,34 +147,17 @@ int main(int argc, char **argv)
 	if (policy_file)
 		policy = slurp(policy_file, &policy_len);
 
-	trace = slurp(argv[optind], &len);
-	if (len < sizeof(hdr))
-		die("%s: bad header: %zu bytes, shorter than a header",
-		    argv[optind], len);
-	memcpy(&hdr, trace, sizeof(hdr));
-	version = le32toh(hdr.version);
-	size = le32toh(hdr.record_size);
-	if (memcmp(hdr.magic, AVC_TRACE_MAGIC, sizeof(hdr.magic)) ||
-	    !avc_trace_record_size(&hdr))
-		die("%s: bad header (magic, version %u, record size %u, flags)",
-		    argv[optind], version, (unsigned int)size);
-	n = le64toh(hdr.nrecords);
-	if ((len - sizeof(hdr)) / size != n || (len - sizeof(hdr)) % size)
-		die("%s: trace truncated or too long: %zu bytes of records for %llu records",
-		    argv[optind], len - sizeof(hdr), n);
-	recs = trace + sizeof(hdr);
+	/*
+	 * The header, the size and every record's sequence and kind are
+	 * checked (avc_trace_read.c) before anything is loaded.
+	 */
+	if (avc_trace_load(&r, argv[optind]))
+		die("%s: %s", argv[optind], r.error);
+	n = r.nrecords;
+	size = r.recsize;
+	recs = avc_trace_records(&r);
 
-	/* Check every record's sequence before anything is loaded. */
-	for (records = 0; records < n; records++) {
-		decode(recs + records * size, size, &ev);
-		if (ev.seq != (uint32_t)records)
-			die("record %llu: seq %u, expected %u (events lost?)",
-			    records, ev.seq, (uint32_t)records);
-		if (ev.kind > AVC_TRACE_UPDATE)
-			die("record %llu: unknown kind %u", records, ev.kind);
-	}
-
-	if (!policy && version == AVC_TRACE_VERSION) {
+	if (!policy && r.version == AVC_TRACE_VERSION) {
 		oracle = trace_oracle_new(recs, n, why, sizeof(why));
 		if (!oracle)
 			die("%s: no oracle: %s", argv[optind], why);
@@ -212,7 +170,7 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		die("%s: %s", path, strerror(errno));
 	for (records = 0; records < n; records++) {
-		decode(recs + records * size, size, &ev);
+		avc_trace_event(&r, recs + records * size, &ev);
 		memset(f, 0, sizeof(f));
 		switch (ev.kind) {
 		case AVC_TRACE_LOOKUP:
@@ -278,7 +236,7 @@ int main(int argc, char **argv)
 			die("%llu answers differ from the kernel's",
 			    (unsigned long long)st.mismatched);
 	}
-	free(trace);
+	avc_trace_close(&r);
 	free(policy);
 	return 0;
 }
