@@ -2,8 +2,10 @@
 /*
  * What the libFuzzer targets of tools/native/fuzz/ share: their entry
  * point, set-up, assertions, and reference parsers of the number syntax,
- * written here from the documented grammar (avc/ss/number.c's comment and
- * Documentation/admin-guide.rst), independently of the core's code.
+ * written from the documented grammar (avc/ss/number.c's comment and
+ * Documentation/admin-guide.rst) with libc's strspn(), strtoull() and
+ * strtok_r() on a copy of the text: not the core's character loop, so
+ * that a fault in that loop is not repeated here.
  *
  * A target defines avc_fuzz_one_input(); the Makefile compiles it as
  * LLVMFuzzerTestOneInput(), the name libFuzzer calls.  A failed assertion
@@ -12,6 +14,7 @@
 #ifndef AVC_NATIVE_FUZZ_H
 #define AVC_NATIVE_FUZZ_H
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,55 +62,78 @@ enum fuzz_ref {
 	FUZZ_REF_BOTH,		/* above 2^32 - 1 before its first bad character */
 };
 
-static inline int fuzz_digit(char ch, unsigned int base)
+#define FUZZ_DEC	"0123456789"
+#define FUZZ_HEX	"0123456789abcdefABCDEF"
+#define FUZZ_BLANKS	" \t"
+
+/*
+ * @len bytes of @s as a C string in a new buffer.  A NUL among them, which
+ * the grammar reads as any other character that is neither a digit nor a
+ * blank, becomes '~', so that the string functions below see them all.
+ */
+static inline char *fuzz_cstr(const char *s, size_t len)
 {
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (base == 16 && ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (base == 16 && ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
+	char *p = malloc(len + 1);
+	size_t i;
+
+	fuzz_assert(p);
+	for (i = 0; i < len; i++)
+		p[i] = s[i] ? s[i] : '~';
+	p[len] = '\0';
+	return p;
+}
+
+/* Whether the first @n digits of @digits, in @base, exceed 2^32 - 1. */
+static inline bool fuzz_above_u32(const char *digits, size_t n, int base)
+{
+	unsigned long long v;
+	char *p;
+	bool big;
+
+	if (!n)
+		return false;
+	p = strndup(digits, n);
+	fuzz_assert(p);
+	errno = 0;
+	v = strtoull(p, NULL, base);
+	big = errno == ERANGE || v > U32_MAX;
+	free(p);
+	return big;
 }
 
 /*
- * A number: decimal digits, or "0x"/"0X" and at least one hexadecimal
- * digit; a value at most 2^32 - 1.  For a token that is both malformed and
- * too big, the grammar does not say which error wins: FUZZ_REF_BOTH.
+ * One token (a C string) by the grammar: a number is "0x" or "0X" and one
+ * or more hexadecimal digits, or one or more decimal digits, nothing else;
+ * its value, strtoull()'s, at most 2^32 - 1.  A malformed token whose
+ * digits before its first bad character (after a "0x") already exceed
+ * 2^32 - 1 may be refused for either fault: FUZZ_REF_BOTH.
  */
+static inline enum fuzz_ref fuzz_ref_token(const char *t, u32 *val)
+{
+	size_t len = strlen(t), run;
+	bool hex = len > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+	const char *digits = hex ? t + 2 : t;
+	int base = hex ? 16 : 10;
+	bool big;
+
+	run = strspn(digits, hex ? FUZZ_HEX : FUZZ_DEC);
+	big = fuzz_above_u32(digits, run, base);
+	if (!run || digits[run])
+		return big ? FUZZ_REF_BOTH : FUZZ_REF_SYNTAX;
+	if (big)
+		return FUZZ_REF_RANGE;
+	*val = strtoull(digits, NULL, base);
+	return FUZZ_REF_OK;
+}
+
+/* A number spanning the whole of @s (@len bytes). */
 static inline enum fuzz_ref fuzz_ref_u32(const char *s, size_t len, u32 *val)
 {
-	bool syntax = true, range = true, big = false;
-	unsigned int base = 10;
-	size_t i = 0;
-	u64 v = 0;
-	int d;
+	char *t = fuzz_cstr(s, len);
+	enum fuzz_ref ref = fuzz_ref_token(t, val);
 
-	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		i = 2;
-	}
-	if (i == len)
-		return FUZZ_REF_SYNTAX;
-	for (; i < len; i++) {
-		d = fuzz_digit(s[i], base);
-		if (d < 0) {
-			syntax = false;
-			break;
-		}
-		v = v * base + d;
-		if (v > U32_MAX) {
-			big = true;
-			range = false;
-			v = U32_MAX + 1ULL;
-		}
-	}
-	if (!syntax)
-		return big ? FUZZ_REF_BOTH : FUZZ_REF_SYNTAX;
-	if (!range)
-		return FUZZ_REF_RANGE;
-	*val = v;
-	return FUZZ_REF_OK;
+	free(t);
+	return ref;
 }
 
 /* Whether the core's error for a rejected number fits the verdict. */
@@ -125,46 +151,46 @@ static inline bool fuzz_err_fits(int err, enum fuzz_ref ref)
 	}
 }
 
-static inline bool fuzz_blank(char ch)
-{
-	return ch == ' ' || ch == '\t';
-}
-
 /*
- * Exactly @nvals blank-separated numbers, blanks allowed around them, one
- * trailing newline allowed.  Returns 0 with the values, else -EINVAL or
- * -ERANGE; *@range_possible says whether -ERANGE would fit too (a number
- * too big among the fields, before any reason to stop earlier).
+ * Exactly @nvals numbers separated by blanks (spaces, tabs), blanks
+ * allowed around them, one trailing newline allowed; the tokens are
+ * strtok_r()'s, judged left to right.  Returns 0 with the values, else
+ * -EINVAL or -ERANGE; *@range_possible says whether -ERANGE would fit too
+ * (a number too big among the tokens judged, before any reason to stop
+ * earlier).
  */
 static inline int fuzz_ref_fields(const char *s, size_t len, u32 *vals,
 				  unsigned int nvals, bool *range_possible)
 {
 	unsigned int n = 0;
 	enum fuzz_ref ref;
-	size_t i = 0, start;
+	char *text, *t, *save;
+	int ret = 0;
 	u32 v;
 
 	*range_possible = false;
 	if (len && s[len - 1] == '\n')
 		len--;
-	for (;;) {
-		while (i < len && fuzz_blank(s[i]))
-			i++;
-		if (i == len)
+	text = fuzz_cstr(s, len);
+	for (t = strtok_r(text, FUZZ_BLANKS, &save); t;
+	     t = strtok_r(NULL, FUZZ_BLANKS, &save)) {
+		if (n == nvals) {
+			ret = -EINVAL;
 			break;
-		if (n == nvals)
-			return -EINVAL;
-		start = i;
-		while (i < len && !fuzz_blank(s[i]))
-			i++;
-		ref = fuzz_ref_u32(s + start, i - start, &v);
+		}
+		ref = fuzz_ref_token(t, &v);
 		if (ref == FUZZ_REF_RANGE || ref == FUZZ_REF_BOTH)
 			*range_possible = true;
-		if (ref != FUZZ_REF_OK)
-			return ref == FUZZ_REF_RANGE ? -ERANGE : -EINVAL;
+		if (ref != FUZZ_REF_OK) {
+			ret = ref == FUZZ_REF_RANGE ? -ERANGE : -EINVAL;
+			break;
+		}
 		vals[n++] = v;
 	}
-	return n == nvals ? 0 : -EINVAL;
+	if (!ret && n != nvals)
+		ret = -EINVAL;
+	free(text);
+	return ret;
 }
 
 #endif /* AVC_NATIVE_FUZZ_H */
