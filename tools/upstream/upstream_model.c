@@ -99,12 +99,42 @@ static unsigned int split(char *s, char **list, const char *what)
 /**
  * struct play - one play of a trace
  * @kernel: the kernel
- * @threshold: the threshold, as given
+ * @threshold: the threshold, as given (and printed)
+ * @value: its value
  */
 struct play {
 	enum up_avc_kernel kernel;
 	const char *threshold;
+	unsigned int value;
 };
+
+/* A new cache for @p. */
+static struct up_avc *play_cache(const struct play *p, unsigned int slots,
+				 enum up_avc_hash hash, uint32_t seed)
+{
+	struct up_avc *c = up_avc_create_kernel(slots, p->value, hash, seed,
+						p->kernel);
+
+	if (!c)
+		die("out of memory");
+	return c;
+}
+
+/*
+ * @e played into @c: a lookup (on a miss, an insert), a reset, an update
+ * that was granted (a refused one changed nothing).  Returns whether a
+ * lookup hit.
+ */
+static bool play_event(struct up_avc *c, const struct avc_trace_event *e)
+{
+	if (e->kind == AVC_TRACE_LOOKUP)
+		return up_avc_lookup(c, e->ssid, e->tsid, e->tclass);
+	if (e->kind == AVC_TRACE_RESET)
+		up_avc_reset(c);
+	else if (e->flags & AVC_TRACE_F_GRANTED)
+		up_avc_update(c, e->ssid, e->tsid, e->tclass);
+	return false;
+}
 
 static void print_work(const char *name, const struct play *p,
 		       unsigned int slots, const struct up_avc_work *w)
@@ -131,27 +161,17 @@ static void model_trace(const char *path, const char *name,
 	struct up_avc_stats st;
 	struct up_avc_work w;
 	unsigned long long i;
-	unsigned int j, t;
+	unsigned int j;
 	struct up_avc *c;
 
 	if (avc_trace_load(&r, path))
 		die("%s: %s", path, r.error);
 	recs = avc_trace_records(&r);
 	for (j = 0; j < nplays; j++) {
-		if (parse_u32(plays[j].threshold, &t))
-			die("--threshold: a number, not %s", plays[j].threshold);
-		c = up_avc_create_kernel(slots, t, hash, seed,
-					 plays[j].kernel);
-		if (!c)
-			die("out of memory");
+		c = play_cache(&plays[j], slots, hash, seed);
 		for (i = 0; i < r.nrecords; i++) {
 			avc_trace_event(&r, recs + i * r.recsize, &e);
-			if (e.kind == AVC_TRACE_LOOKUP)
-				up_avc_lookup(c, e.ssid, e.tsid, e.tclass);
-			else if (e.kind == AVC_TRACE_RESET)
-				up_avc_reset(c);
-			else if (e.flags & AVC_TRACE_F_GRANTED)
-				up_avc_update(c, e.ssid, e.tsid, e.tclass);
+			play_event(c, &e);
 		}
 		up_avc_stats(c, &st);
 		up_avc_work(c, &w);
@@ -274,7 +294,7 @@ static void answers_trace(const char *path, const char *name,
 	struct key_map m;
 	struct up_avc *c;
 	bool reset = false, hit;
-	unsigned int j, t;
+	unsigned int j;
 
 	if (avc_trace_load(&r, path))
 		die("%s: %s", path, r.error);
@@ -302,27 +322,16 @@ static void answers_trace(const char *path, const char *name,
 	       name, reset, reset ? lookups : 0, reset ? m.n : 0,
 	       reset ? misses : 0);
 	for (j = 0; j < nplays; j++) {
-		if (parse_u32(plays[j].threshold, &t))
-			die("--threshold: a number, not %s", plays[j].threshold);
-		c = up_avc_create_kernel(slots, t, hash, seed,
-					 plays[j].kernel);
-		if (!c)
-			die("out of memory");
+		c = play_cache(&plays[j], slots, hash, seed);
 		memset(cpu_last, 0, sizeof(cpu_last));
 		key_map_clear(&m);
 		inflight = 0;
 		for (i = first; i < r.nrecords; i++) {
 			avc_trace_event(&r, recs + i * r.recsize, &e);
+			hit = play_event(c, &e);
 			if (e.kind == AVC_TRACE_RESET) {
-				up_avc_reset(c);
 				key_map_clear(&m);
-			} else if (e.kind == AVC_TRACE_UPDATE) {
-				if (e.flags & AVC_TRACE_F_GRANTED)
-					up_avc_update(c, e.ssid, e.tsid,
-						      e.tclass);
-			} else {
-				hit = up_avc_lookup(c, e.ssid, e.tsid,
-						    e.tclass);
+			} else if (e.kind == AVC_TRACE_LOOKUP) {
 				k = key_map_get(&m, &e);
 				if (!(e.flags & AVC_TRACE_F_HIT) && hit &&
 				    k->at && k->missed && k->cpu != e.cpu &&
@@ -431,6 +440,8 @@ int main(int argc, char **argv)
 		for (j = 0; j < nt; j++) {
 			plays[i * nt + j].kernel = k;
 			plays[i * nt + j].threshold = tlist[j];
+			if (parse_u32(tlist[j], &plays[i * nt + j].value))
+				die("--threshold: a number, not %s", tlist[j]);
 		}
 	}
 	for (i = optind; i < (unsigned int)argc; i++) {
