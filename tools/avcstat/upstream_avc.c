@@ -158,6 +158,18 @@ struct up_avc {
 	struct up_avc_work work;
 };
 
+/* The index of @s in @names (@n of them), or -EINVAL. */
+static int up_name_index(const char *const *names, unsigned int n,
+			 const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -EINVAL;
+}
+
 static const char *const up_avc_hash_names[] = {
 	[UP_AVC_HASH_LEGACY] = "legacy",
 	[UP_AVC_HASH_MURMUR3] = "murmur3",
@@ -173,15 +185,13 @@ static const char *const up_avc_hash_names[] = {
  */
 int up_avc_hash_parse(const char *s, enum up_avc_hash *hash)
 {
-	unsigned int i;
+	int i = up_name_index(up_avc_hash_names,
+			      UP_ARRAY_SIZE(up_avc_hash_names), s);
 
-	for (i = 0; i < UP_ARRAY_SIZE(up_avc_hash_names); i++) {
-		if (!strcmp(s, up_avc_hash_names[i])) {
-			*hash = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return i;
+	*hash = i;
+	return 0;
 }
 
 /**
@@ -212,15 +222,13 @@ static const char *const up_avc_kernel_names[] = {
  */
 int up_avc_kernel_parse(const char *s, enum up_avc_kernel *kernel)
 {
-	unsigned int i;
+	int i = up_name_index(up_avc_kernel_names,
+			      UP_ARRAY_SIZE(up_avc_kernel_names), s);
 
-	for (i = 0; i < UP_ARRAY_SIZE(up_avc_kernel_names); i++) {
-		if (!strcmp(s, up_avc_kernel_names[i])) {
-			*kernel = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return i;
+	*kernel = i;
+	return 0;
 }
 
 /**
