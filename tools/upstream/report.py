@@ -33,8 +33,9 @@ verdicts"):
             (the kernel's own run-to-run spread about it, a fraction):
             for stock, the replay under each hash seed (newest) and
             upstream_model with the kernel's own hash; for patched,
-            upstream_model alone (the replay has no policy that is the series' bounded
-            reclaim); each less the keys asked before the load;
+            upstream_model alone (the replay has no policy that is the
+            series' bounded reclaim); each less the keys asked before
+            the load;
   model     upstream_model's module (avc_rcu's own lru, inline, on a pinned
             table) with the replay's hash and first seed counts what the
             replay's lru counts: the model's machinery is the replay's
@@ -62,6 +63,7 @@ must pass and must fail, and to shipped traces (Debian's 6.1 and 6.12
 kernels', with 6.12's hash); exits 1 if one is judged otherwise.
 """
 
+import functools
 import glob
 import lzma
 import math
@@ -78,9 +80,9 @@ import sys
 KERNELS = ('stock', 'patched', 'stock13', 'patched13')
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARGIN = os.path.join(HERE, 'data', 'misses-margin.txt')
-# tools/upstream/Makefile's program, built once a run (MODEL_BUILT).
-MODEL = os.path.join(HERE, '..', '..', 'build', 'upstream-model', 'upstream_model')
-MODEL_BUILT = []
+# tools/upstream/Makefile's program, built once a run (model_built()).
+MODEL = os.path.join(HERE, '..', '..', 'build', 'upstream-model',
+                     'upstream_model')
 
 
 def kslots(k):
@@ -185,14 +187,19 @@ def model_seed_counts(path):
     return r
 
 
+@functools.lru_cache(maxsize=None)
+def model_built():
+    """MODEL, made up to date once a run."""
+    subprocess.run(['make', '-s', '-C', HERE, 'O=' + os.path.dirname(MODEL)],
+                   check=True)
+    return MODEL
+
+
 def upstream_model(*args):
     """tools/upstream/upstream_model's output for ARGS (the model of
     upstream's AVC, tools/avcstat/upstream_avc.c), built on first use."""
-    if not MODEL_BUILT:
-        subprocess.run(['make', '-s', '-C', HERE,
-                        'O=' + os.path.dirname(MODEL)], check=True)
-        MODEL_BUILT.append(MODEL)
-    return subprocess.run((MODEL,) + args, check=True, stdout=subprocess.PIPE,
+    return subprocess.run((model_built(),) + args, check=True,
+                          stdout=subprocess.PIPE,
                           universal_newlines=True).stdout
 
 
@@ -493,7 +500,8 @@ def section(out, w, replays, models, jhash_models, verdicts, margin):
     print(rule)
     nseeds = max([len(v) for v in replays.values()] or [0])
     print('Predictions, on the trace each kernel recorded in the same boot,')
-    print('over the whole window: upstream_model, the 7.x AVC (stock, or with the')
+    print('over the whole window: upstream_model, the 7.x AVC (stock, or '
+          'with the')
     print('series) with the kernel\'s own hash; the native replay under %d'
           % nseeds)
     print('hash seeds (min-max): newest is stock\'s reclaim, lru the module\'s')
@@ -879,8 +887,8 @@ def self_test():
     for (name, t), mr in sorted(want.items()):
         got = model_misses(os.path.join(traces, name + '.trace.xz'), t,
                            'module', hash='jhash:2004')
-        expect('%s at %d: upstream_model\'s module as the replay\'s lru, %d misses '
-               '%d reclaims' % (name, t, mr[0], mr[1]), True,
+        expect('%s at %d: upstream_model\'s module as the replay\'s lru, '
+               '%d misses %d reclaims' % (name, t, mr[0], mr[1]), True,
                (got == mr, 'model %d misses %d reclaims' % got))
     expect('the module model is checked on shipped traces', True,
            (len(want) >= 4, '%d cells' % len(want)))
