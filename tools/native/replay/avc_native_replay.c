@@ -5,7 +5,7 @@
  * the module in a guest, in a fraction of the time; or through a model of
  * upstream SELinux's AVC (tools/avcstat/upstream_avc.c, avc-advise's).
  *
- *   avc_native_replay [--model avc_rcu|upstream] [--hash H]
+ *   avc_native_replay [--model avc_rcu|upstream|up61] [--hash H]
  *                     [--slots N[,N...]] [--threshold N|slots[,...]]
  *                     [--reclaim P[,P...]] [--sync S] [--seed N] TRACE...
  *
@@ -66,6 +66,14 @@
  *   kernel61 NAME: model/kernel lookups L/L hits H/H ... longest chain
  *   C/C: identical|differs
  *
+ * --model up61: the latency benchmark's Linux 6.1 AVC (tools/native/bench/
+ * upstream61.c: its spinlocks, RCU and per-CPU counters on the shim), one
+ * CPU: a lookup is up61_has_perm(), a reset avc_ss_reset(), a permissive
+ * grant avc_update_node(); 6.1's settings only (--hash legacy, --slots
+ * 512).  Its lines are the upstream model's, "up61" for "upstream", and
+ * make check requires their numbers to be equal.  Its decisions come
+ * from its own security server, loaded and checked as avc_rcu's are.
+ *
  * A replay whose lookups are not the trace's fails the run (exit 1).  The
  * time taken and the lookups per second go to stderr.
  */
@@ -85,6 +93,8 @@
 #include "../../avcstat/avc_trace_read.h"
 #include "../../avcstat/upstream_avc.h"
 #include "../../avc_trace/trace_oracle.h"
+#include "../bench/upstream61.h"
+#include "ss.h"
 
 #define PROG		"avc_native_replay"
 #define MAX_LIST	64
@@ -280,9 +290,12 @@ struct counts {
  * @reset: a reset record
  * @update: an update record
  * @finish: the counters, and the cache freed
+ * @decides: its decisions are the security server's, which a version 2
+ *	trace's oracle checks
  */
 struct model {
 	const char *name;
+	bool decides;
 	void (*start)(const struct setting *s);
 	void (*lookup)(const struct avc_trace_event *e);
 	void (*reset)(void);
@@ -446,10 +459,121 @@ static void up_finish(struct counts *c)
 	c->reclaims = c->up.reclaims;
 }
 
+/*
+ * 6.1's AVC as the latency benchmark times it (tools/native/bench/
+ * upstream61.c): real locks, RCU and per-CPU counters on the shim, in
+ * front of its own security server, loaded as avc_rcu's is: the policy of
+ * each stretch with an oracle (every decision checked), none without.  A
+ * lookup is up61_has_perm(), a reset avc_ss_reset() with the new policy's
+ * seqno, an update (a permissive grant) avc_update_node().  Its counts
+ * must be upstream_avc.c's, stock, at the legacy hash.
+ */
+static struct avc_ss up61_ss;
+static struct up61_cache *up61;
+static struct up_avc_stats up61_st;	/* what the replay counts itself */
+
+static void up61_load_stretch(unsigned int k)
+{
+	struct avc_ss_loaded ld;
+	const char *text;
+	size_t len;
+	int err;
+
+	text = trace_oracle_policy(cur_oracle, k, &len);
+	err = avc_ss_load(&up61_ss, text, len, &ld);
+	if (err)
+		die("6.1: the policy of stretch %u: load error %d", k, err);
+}
+
+static void up61_start(const struct setting *s)
+{
+	if (avc_ss_init(&up61_ss))
+		die("6.1: avc_ss_init failed");
+	memset(&up61_st, 0, sizeof(up61_st));
+	if (cur_oracle) {
+		trace_oracle_rewind(cur_oracle);
+		cur_stretch = 0;
+		up61_load_stretch(0);
+	}
+	up61 = up61_create(&up61_ss, s->slots, s->threshold);
+	if (!up61)
+		die("out of memory");
+}
+
+static void up61_lookup(const struct avc_trace_event *e)
+{
+	struct avc_rcu_decision avd;
+	bool reclaimed;
+
+	up61_has_perm(up61, e->ssid, e->tsid, e->tclass, e->requested, &avd,
+		      &reclaimed);
+	rcu_check(&avd);
+}
+
+static void up61_reset(void)
+{
+	struct up61_stats st;
+
+	if (!up61_st.resets++) {
+		up61_stats(up61, &st);
+		up61_st.misses_first = st.misses;
+	}
+	if (cur_oracle)
+		up61_load_stretch(++cur_stretch);
+	up61_ss_reset(up61, avc_ss_seqno(&up61_ss));
+	rcu_check(NULL);
+}
+
+/*
+ * A denial (enforcing) leaves the kernel's entry as it was.  A permissive
+ * grant replaces the node, granting nothing: the oracle adds the kernel's
+ * grants to every decision itself, and a node this cache kept where the
+ * kernel's was evicted would carry them past the kernel's.
+ */
+static void up61_update_event(const struct avc_trace_event *e)
+{
+	if (e->flags & AVC_TRACE_F_GRANTED) {
+		up61_st.updates++;
+		if (up61_update(up61, e->ssid, e->tsid, e->tclass, 0,
+				avc_ss_seqno(&up61_ss)) == -ENOENT)
+			up61_st.updates_lost++;
+	}
+	rcu_check(NULL);
+}
+
+static void up61_finish(struct counts *c)
+{
+	struct up_avc_stats *u = &c->up;
+	struct up61_stats st;
+
+	up61_stats(up61, &st);
+	*u = up61_st;
+	u->lookups = st.lookups;
+	u->misses = st.misses;
+	if (!u->resets)
+		u->misses_first = st.misses;
+	u->allocations = st.allocations;
+	u->reclaims = st.reclaims;
+	u->frees = st.frees;
+	u->stale = st.stale;
+	up61_hash_stats(up61, &u->entries, &u->buckets_used,
+			&u->longest_chain);
+	up61_destroy(up61);
+	up61 = NULL;
+	avc_ss_destroy(&up61_ss);
+	c->lookups = u->lookups;
+	c->misses = u->misses;
+	c->hits = u->lookups - u->misses;
+	c->reclaims = u->reclaims;
+}
+
 static const struct model models[] = {
-	{ "avc_rcu", rcu_start, rcu_lookup, rcu_reset, rcu_update,
+	{ "avc_rcu", true, rcu_start, rcu_lookup, rcu_reset, rcu_update,
 	  rcu_finish },
-	{ "upstream", up_start, up_lookup, up_reset, up_update, up_finish },
+	{ "upstream", false, up_start, up_lookup, up_reset, up_update,
+	  up_finish },
+	{ "up61", true, up61_start, up61_lookup, up61_reset,
+	  up61_update_event, up61_finish },
 };
 
 /* The oracle's counts, once a trace (every replay is checked). */
@@ -486,7 +610,7 @@ static void replay(const struct trace *t, const struct model *m,
 	struct avc_trace_event e;
 	double t0;
 
-	cur_oracle = m == &models[0] ? t->oracle : NULL;
+	cur_oracle = m->decides ? t->oracle : NULL;
 	m->start(s);
 	t0 = now();
 	for (i = 0; i < t->reader.nrecords; i++) {
@@ -552,21 +676,21 @@ static void report_rcu(const struct trace *t, const struct setting *s,
  * 6.1's settings with the trace's metadata, each counter beside the
  * kernel AVC's over the window: the model's, a slash, the kernel's.
  */
-static void report_upstream(const struct trace *t, const struct setting *s,
-			    const struct counts *c)
+static void report_upstream(const struct trace *t, const struct model *m,
+			    const struct setting *s, const struct counts *c)
 {
 	const struct up_avc_stats *u = &c->up;
 	const struct kernel_counts *k = &t->kernel;
 	const char *hash = up_avc_hash_name(opt_hash);
 	unsigned int ndiff;
 
-	printf("replay %s: upstream hash=%s slots %u threshold %u: ", t->name,
-	       hash, s->slots, s->threshold);
+	printf("replay %s: %s hash=%s slots %u threshold %u: ", t->name,
+	       m->name, hash, s->slots, s->threshold);
 	printf("lookups %u hits %u misses %u reclaims %u hit ratio %.3f %%\n",
 	       c->lookups, c->hits, c->misses, c->reclaims,
 	       100.0 * c->hits / c->lookups);
-	printf("upstream %s: hash=%s slots %u threshold %u: ", t->name, hash,
-	       s->slots, s->threshold);
+	printf("%s %s: hash=%s slots %u threshold %u: ", m->name, t->name,
+	       hash, s->slots, s->threshold);
 	printf("allocations %u frees %u updates %u (%u found no node) ",
 	       u->allocations, u->frees, u->updates, u->updates_lost);
 	printf("stale %u resets %u (misses before the first %u); ",
@@ -608,7 +732,7 @@ static void report(const struct trace *t, const struct model *m,
 	if (m == &models[0])
 		report_rcu(t, s, c, list);
 	else
-		report_upstream(t, s, c);
+		report_upstream(t, m, s, c);
 }
 
 /*
@@ -663,7 +787,7 @@ static unsigned int parse_policies(const char *arg,
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: " PROG " [--model avc_rcu|upstream] [--hash H]\n");
+	fprintf(f, "usage: " PROG " [--model avc_rcu|upstream|up61] [--hash H]\n");
 	fprintf(f, "       [--slots N[,N...]] [--threshold N|slots[,...]]\n");
 	fprintf(f, "       [--reclaim P[,P...]] [--sync S] [--seed N] TRACE...\n");
 }
@@ -702,7 +826,7 @@ int main(int argc, char **argv)
 				if (!strcmp(optarg, m->name))
 					break;
 			if (m == models + ARRAY_SIZE(models))
-				die("--model: must be avc_rcu or upstream");
+				die("--model: must be avc_rcu, upstream or up61");
 			break;
 		case 'H':
 			if (up_avc_hash_parse(optarg, &opt_hash))
@@ -774,6 +898,13 @@ int main(int argc, char **argv)
 		if (!nthr)	/* 6.19's AVC_DEF_CACHE_THRESHOLD */
 			thresholds[nthr++] = 0;
 	}
+	if (m == &models[2]) {
+		if (opt_hash != UP_AVC_HASH_LEGACY)
+			die("--hash: 6.1's is legacy");
+		for (i = 0; i < nslots; i++)
+			if (slots[i] != 512)
+				die("--slots: 6.1's table is 512");
+	}
 	/* A drawn seed is drawn once, for every replay of the run. */
 	if (!opt_core.hash_seed) {
 		while (!opt_core.hash_seed)
@@ -833,8 +964,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "upstream, slots %s, hash=jhash, seed %u): ",
 			slot_list, opt_core.hash_seed);
 	else
-		fprintf(stderr, "upstream, slots %s, hash=%s): ", slot_list,
-			up_avc_hash_name(opt_hash));
+		fprintf(stderr, "%s, slots %s, hash=%s): ", m->name,
+			slot_list, up_avc_hash_name(opt_hash));
 	fprintf(stderr, "%llu lookups in %.3f s, %.1f million a second; ",
 		total, busy, busy > 0 ? total / busy / 1e6 : 0.0);
 	fprintf(stderr, "%.3f s with each cache's set-up and teardown\n",
