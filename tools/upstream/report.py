@@ -112,23 +112,20 @@ def load_margin(path=MARGIN):
                 return float(v)
     raise ValueError('%s: no margin=' % path)
 
-# tools/avcstat/avc_trace_format.h, version 2.
+# tools/avcstat/avc_trace_format.h's header (upstream_model reads the
+# records).
 HEADER = struct.Struct('<8sIIQII')
-RECORD2 = struct.Struct('<QIIIIHHBBH24x')
-LOOKUP, RESET = 0, 1
-F_HIT = 0x01
 
 
-def trace_bytes(path):
-    """A trace file's bytes, unpacked if xz; None if there is no file or
-    it is shorter than a header."""
+def trace_present(path):
+    """Whether there is a trace file at path at least a header long
+    (unpacked if xz): upstream_model reads and checks the rest."""
     if not os.path.exists(path):
-        return None
+        return False
     with open(path, 'rb') as f:
-        data = f.read()
-    if data[:6] == b'\xfd7zXZ\x00':
-        data = lzma.decompress(data)
-    return data if len(data) >= HEADER.size else None
+        xz = f.read(6) == b'\xfd7zXZ\x00'
+    with (lzma.open if xz else open)(path, 'rb') as f:
+        return len(f.read(HEADER.size)) == HEADER.size
 
 
 def meta(path):
@@ -220,7 +217,8 @@ def kernel_answers(path, threshold=None, kernel='stock', slots=512,
     before it, as make upstream's do at systemd's exec): 'lookups', their
     distinct 'keys', and 'kernel_misses', those the kernel's AVC did not
     answer from its cache (no AVC_TRACE_F_HIT); 'reset', whether there is
-    one.  With a threshold, from the first reset on (or the whole trace
+    one; 'keys_after', the distinct keys looked up after the last reset
+    (0 without one).  With a threshold, from the first reset on (or the whole trace
     if it has none): 'inflight', the kernel's misses that a one-CPU cache
     could not make: the kernel missed, upstream_model (KERNEL: stock, patched,
     v1 or setref, at that threshold, SLOTS and HASH, in the trace's
@@ -230,7 +228,7 @@ def kernel_answers(path, threshold=None, kernel='stock', slots=512,
     version 2 trace at path (a version 1 trace does not say what the
     kernel hit).
     """
-    if trace_bytes(path) is None:
+    if not trace_present(path):
         return None
     out = upstream_model('--answers', '--kernel', kernel, '--threshold',
                     str(threshold or 512), '--slots', str(slots),
@@ -239,7 +237,8 @@ def kernel_answers(path, threshold=None, kernel='stock', slots=512,
     if w[2] == 'version':
         return None
     r = {'reset': w[3] == '1', 'lookups': int(w[5]), 'keys': int(w[7]),
-         'kernel_misses': int(w[9]), 'inflight': 0}
+         'kernel_misses': int(w[9]), 'keys_after': int(w[11]),
+         'inflight': 0}
     if threshold is not None:
         r['inflight'] = int(out[1].split()[-1])
     return r
@@ -622,12 +621,12 @@ def reclaim_table(out):
         durs, ecx, lost = reclaim_durations(p)
         tr = os.path.join(out, n, '%s.trace' % w)
         pre = kernel_answers(tr)
-        keys = distinct_after_reset(tr)
         mp = os.path.join(out, n, '%s.meta' % w)
         mt = meta(mp) if os.path.exists(mp) else {}
         cap = None
-        if pre and mt and keys is not None:
-            cap = int(mt['kernel_misses']) - pre['kernel_misses'] - keys
+        if pre and mt:
+            cap = (int(mt['kernel_misses']) - pre['kernel_misses'] -
+                   pre['keys_after'])
         rows.append((kslots(k), t, 'hot' if w == 'churn' else 'cold',
                      'patched' if kpatched(k) else 'stock',
                      durs, ecx, lost, cap))
@@ -657,22 +656,6 @@ def reclaim_table(out):
                 '-' if cap is None else cap))
     print('-' * 79)
     print()
-
-
-def distinct_after_reset(path):
-    """The distinct keys a version 2 trace looks up from its first reset
-    on (None if there is no such trace)."""
-    data = trace_bytes(path)
-    if data is None:
-        return None
-    keys, seen = set(), False
-    for rec in RECORD2.iter_unpack(data[HEADER.size:]):
-        if rec[7] == RESET:
-            seen = True
-            keys.clear()
-        elif rec[7] == LOOKUP and seen:
-            keys.add(rec[2:4] + (rec[5],))
-    return len(keys)
 
 
 def kcsan_verdict(console):
@@ -834,18 +817,19 @@ def self_test():
            counters_verdict('crafted', m, 512))
 
     # Recorded traces, from systemd's exec at threshold 512: what they
-    # hold before the load, and the model of 6.12 (its hash, one CPU)
-    # against the kernel's count.  tenants-8-6.12: Debian's 6.12 kernel;
-    # tenants-8-enforcing: 6.1, whose reclaim is 6.12's, two inserts in
-    # flight on the other vCPU.
-    for trace, inflight in (('tenants-8-6.12', 0),
-                            ('tenants-8-enforcing', 2)):
+    # hold before the load (and the distinct keys after the last), and
+    # the model of 6.12 (its hash, one CPU) against the kernel's count.
+    # tenants-8-6.12: Debian's 6.12 kernel; tenants-8-enforcing: 6.1,
+    # whose reclaim is 6.12's, two inserts in flight on the other vCPU.
+    for trace, inflight, after in (('tenants-8-6.12', 0, 430),
+                                   ('tenants-8-enforcing', 2, 602)):
         base = os.path.join(HERE, '..', 'avc_trace', 'traces', 'hosts',
                             trace)
         pre = kernel_answers(base + '.trace.xz', 512, 'stock',
                              hash='legacy')
         want = {'reset': True, 'lookups': 874 + (trace != 'tenants-8-6.12'),
-                'keys': 11, 'kernel_misses': 1, 'inflight': inflight}
+                'keys': 11, 'kernel_misses': 1, 'keys_after': after,
+                'inflight': inflight}
         expect('%s: the kernel\'s answers: %s' % (trace, pre), True,
                (pre == want, 'must be %s' % want))
         m = meta(base + '.meta')

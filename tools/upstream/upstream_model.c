@@ -262,9 +262,10 @@ static void key_map_clear(struct key_map *m)
 /*
  * --answers: what a version 2 trace says of the kernel's answers.  Before
  * the first reset (the policy load): the lookups, their distinct keys and
- * the kernel's misses (no AVC_TRACE_F_HIT), and whether there is a reset:
+ * the kernel's misses (no AVC_TRACE_F_HIT), and whether there is a reset;
+ * and the distinct keys looked up after the last reset (0 without one):
  *
- *   answers NAME: reset R lookups L keys K kernel_misses M
+ *   answers NAME: reset R lookups L keys K kernel_misses M keys_after A
  *
  * Then, for each kernel and threshold, from the first reset on (the whole
  * trace if it has none), the kernel's misses that a one-CPU cache could
@@ -289,7 +290,7 @@ static void answers_trace(const char *path, const char *name,
 	struct avc_trace_reader r = { 0 };
 	struct avc_trace_event e;
 	const unsigned char *recs;
-	unsigned long long inflight;
+	unsigned long long inflight, keys_after = 0;
 	struct key_slot *k;
 	struct key_map m;
 	struct up_avc *c;
@@ -318,9 +319,21 @@ static void answers_trace(const char *path, const char *name,
 			misses += !(e.flags & AVC_TRACE_F_HIT);
 		}
 	}
-	printf("answers %s: reset %d lookups %llu keys %llu kernel_misses %llu\n",
+	printf("answers %s: reset %d lookups %llu keys %llu kernel_misses %llu ",
 	       name, reset, reset ? lookups : 0, reset ? m.n : 0,
 	       reset ? misses : 0);
+	if (reset) {
+		key_map_clear(&m);
+		for (i = first; i < r.nrecords; i++) {
+			avc_trace_event(&r, recs + i * r.recsize, &e);
+			if (e.kind == AVC_TRACE_RESET)
+				key_map_clear(&m);
+			else if (e.kind == AVC_TRACE_LOOKUP)
+				key_map_get(&m, &e);
+		}
+		keys_after = m.n;
+	}
+	printf("keys_after %llu\n", keys_after);
 	for (j = 0; j < nplays; j++) {
 		c = play_cache(&plays[j], slots, hash, seed);
 		memset(cpu_last, 0, sizeof(cpu_last));
