@@ -4,11 +4,10 @@
  *
  * Every event is on a slow path: a miss and the insert after it, a
  * reclaim section, a resize, a flush, a reset, a policy load, a threshold
- * change.  None is
- * on the hit path (avc_cache_has_perm()'s lockless lookup), which
- * tools/testing/static/hitpath.py checks in the built module: a
- * tracepoint is a static branch and, when enabled, a call through the
- * tracepoint's function pointers, neither of which a hit may pay for.
+ * change.  None is on the hit path (avc_cache_has_perm()'s lockless
+ * lookup), as a test of the built module checks: a tracepoint is a static
+ * branch and, when enabled, a call through the tracepoint's function
+ * pointers, neither of which a hit may pay for.
  * The events and their fields are listed in
  * Documentation/admin-guide.rst, "Tracepoints".
  *
@@ -16,9 +15,9 @@
  * every other file only declares the trace_avc_rcu_*() calls.  The kernel's
  * define_trace.h then re-reads this header as
  * TRACE_INCLUDE_PATH/TRACE_INCLUDE_FILE.h, which the -I of avc/ in Kbuild
- * finds, since it is not in the kernel's include/trace/events/.  In the
- * native build (tools/native/) the shims of <linux/tracepoint.h> and
- * <trace/define_trace.h> make every event an empty inline function.
+ * finds, since it is not in the kernel's include/trace/events/.  A
+ * userspace build of the core gives stand-ins for <linux/tracepoint.h>
+ * and <trace/define_trace.h> that make every event an empty function.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM avc_rcu

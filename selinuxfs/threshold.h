@@ -2,8 +2,8 @@
 /*
  * avc_rcu presentation layer: the text of avc/cache_threshold.
  *
- * Apart from avcrcufs.h (which needs the VFS) so that a userspace build
- * of the parser (tools/native's fuzz target) can include it.
+ * Apart from avcrcufs.h, which needs the VFS, so that the parser builds
+ * and is tested without it (threshold_kunit.c).
  */
 #ifndef _AVC_RCU_THRESHOLD_H
 #define _AVC_RCU_THRESHOLD_H

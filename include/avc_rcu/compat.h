@@ -5,9 +5,9 @@
  *
  * avc_rcu builds against Debian 12's 6.1 and 6.12 kernels, 6.12 PREEMPT_RT
  * included (see dkms.conf), and against 7.x built from Debian's newest
- * source (make check's 7.x lane).  The code is written against the newer API;
- * where an older kernel lacks a helper, it is defined here in terms of
- * what that kernel has, so that no version test appears anywhere else.
+ * source.  The code is written against the newer API; where an older
+ * kernel lacks a helper, it is defined here in terms of what that kernel
+ * has, so that no version test appears anywhere else in the module.
  * Internal to this tree's modules: not part of the exported API in
  * avc_rcu.h.
  */
@@ -37,19 +37,6 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 #endif
 	return ts;
 }
-#endif
-
-/*
- * AVC_RCU_SELINUX_ARG0: the first argument of SELinux's avc_lookup() and
- * avc_ss_reset() that is theirs, for a probe that reads them
- * (tools/avc_trace/avc_rcu_mirror.c).  Until 6.4 both took the struct
- * selinux_avc * first (6.4 made the AVC a global), so ssid, tsid and
- * tclass are arguments 1, 2 and 3; from 6.4 on, 0, 1 and 2.
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
-#define AVC_RCU_SELINUX_ARG0	1
-#else
-#define AVC_RCU_SELINUX_ARG0	0
 #endif
 
 /*

@@ -48,7 +48,7 @@
 #include <linux/ptrace.h>
 #include <linux/seq_file.h>
 #include <avc_rcu/avc_rcu.h>
-#include <avc_rcu/compat.h>
+#include "compat.h"
 
 static bool resets = true;
 module_param(resets, bool, 0444);
@@ -63,7 +63,7 @@ static struct dentry *mirror_file;
 static int mirror_lookup(struct kprobe *p, struct pt_regs *regs)
 {
 	struct avc_rcu_decision avd;
-	unsigned int a = AVC_RCU_SELINUX_ARG0;
+	unsigned int a = SELINUX_ARG0;
 
 	avc_rcu_has_perm((u32)regs_get_kernel_argument(regs, a),
 			 (u32)regs_get_kernel_argument(regs, a + 1),
