@@ -21,7 +21,11 @@
 # tools/native, tools/avc_trace, tools/avc_bench, tools/upstream).  The
 # lab's goals, which build and run it (make check, bench, demo, trace,
 # mirror, study, upstream, native, fuzz, mutate, selftests, lab-tools),
-# are its own makefile's, included last: tools/testing/lab.mk.
+# are its own makefile's, tools/testing/lab.mk, included before the kernel
+# is chosen: it names those of its goals that need none (LAB_NO_KDIR_GOALS).
+# A tarball of the product alone builds and installs without it.
+.DEFAULT_GOAL := all
+-include tools/testing/lab.mk
 
 # The kernel: KDIR=DIR, which must be a kernel build tree; without KDIR,
 # the running kernel's headers, else those of the kernel Debian's
@@ -49,9 +53,7 @@ kd_debian = $(shell dpkg-query -W -f='$${Status}|$${Depends}\n' '$(1)' \
 	2>/dev/null | sed -n 's/^install ok installed|//p' | tr ',' '\n' | \
 	sed -n 's/^ *linux-image-\([-a-z0-9.+~]*\).*/\1/p' | sed 's/-unsigned$$//' | \
 	head -n 1)
-NO_KDIR_GOALS := check bench demo native fuzz trace mirror study upstream \
-		 mutate lab-tools
-ifneq ($(filter-out $(NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out $(LAB_NO_KDIR_GOALS),$(or $(MAKECMDGOALS),all)),)
 ifneq ($(KDIR_GIVEN),)
 ifneq ($(call kd_problem,$(KDIR_GIVEN)),)
 $(error KDIR=$(KDIR_GIVEN) is not a kernel build tree: $(call kd_problem,$(KDIR_GIVEN)))
@@ -170,8 +172,9 @@ uninstall:
 	fi
 	$(MAKE) -C tools/avcstat uninstall
 
-# For the test harness: the tree, its release, why it was chosen (one per
-# line), and the lines make prints before building.
+# The tree, its release and why it was chosen (one per line), and the
+# lines make prints before building: for whatever builds against the
+# module's kernel.
 print-kdir:
 	@echo '$(KDIR)'
 	@echo '$(KRELEASE)'
@@ -188,7 +191,3 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 	$(MAKE) -C tools/avcstat clean
 	rm -rf build
-
-# The lab's goals, where the harness is (a tarball of the product alone
-# builds and installs without it).
--include tools/testing/lab.mk

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The lab's goals, included by the top Makefile (as WireGuard's includes
-# its tests' makefile): what builds and runs the test harness, the
-# benchmarks and the research tools.  The product's goals (make, make
-# install, make modules_install) never reach here.
+# its tests' makefile) before it chooses a kernel: what builds and runs
+# the test harness, the benchmarks and the research tools.  The product's
+# goals (make, make install, make modules_install) run none of them.
 #
 #   make selftests       the kselftests, built and installed into build/ksft
 #                        by the kernel's own kselftest rules, and the
@@ -48,6 +48,11 @@
 
 .PHONY: selftests lab-tools lab-clean check bench demo trace mirror study \
 	upstream native fuzz mutate
+
+# The goals that need no kernel tree chosen: they choose their kernels
+# themselves (the guests') or run no module build.
+LAB_NO_KDIR_GOALS := check bench demo native fuzz trace mirror study \
+	upstream mutate lab-tools
 
 # The kselftests, built and installed by the kernel's own kselftest rules
 # (lib.mk): selftests/ and the uapi header copied into the kernel source
