@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * avc_rcu native: the runtime under the shim headers (include/linux/):
+ * avc_rcu native: the runtime under the stand-ins (stand-ins/linux/):
  * thread "CPUs" and their per-CPU memory, the slab and kvmalloc families
  * on malloc, messages, WARN, random numbers and the one worker thread of
  * the workqueue shim.  See avc_native/native.h.
