@@ -60,7 +60,8 @@ LAB_NO_KDIR_GOALS := check bench demo native fuzz trace mirror study \
 # built in build/ksft-obj and installed into build/ksft (run_kselftest.sh,
 # kselftest-list.txt, avc_rcu/), with the torture module, which uses avc_rcu.ko's exports,
 # built first by Kbuild.
-KSFT_INSTALL := $(PWD)/build/ksft
+# The tree's own directory: the Makefile's $(PWD) is not set yet here.
+KSFT_INSTALL := $(CURDIR)/build/ksft
 selftests: module lab-tools
 	$(MAKE) -C $(KDIR) M=$(PWD)/selftests/torture \
 		KBUILD_EXTRA_SYMBOLS=$(PWD)/Module.symvers modules
