@@ -70,8 +70,9 @@
  * upstream61.c: its spinlocks, RCU and per-CPU counters on the shim), one
  * CPU: a lookup is up61_has_perm(), a reset avc_ss_reset(), a permissive
  * grant avc_update_node(); 6.1's settings only (--hash legacy, --slots
- * 512).  Its lines are the upstream model's, "up61" for "upstream", and
- * make check requires their numbers to be equal.  Its decisions come
+ * 512).  Its lines are the upstream model's, "up61" for "upstream" (and
+ * "up61/kernel" for "model/kernel"), and make check requires their
+ * numbers to be equal.  Its decisions come
  * from its own security server, loaded and checked as avc_rcu's are.
  *
  * A replay whose lookups are not the trace's fails the run (exit 1).  The
@@ -707,8 +708,9 @@ static void report_upstream(const struct trace *t, const struct model *m,
 		(u->entries != k->entries) +
 		(u->buckets_used != k->buckets_used) +
 		(u->longest_chain != k->longest_chain);
-	printf("kernel61 %s: model/kernel lookups %u/%llu hits %u/%llu ",
-	       t->name, u->lookups, k->lookups, c->hits, k->hits);
+	printf("kernel61 %s: %s/kernel lookups %u/%llu hits %u/%llu ",
+	       t->name, m == &models[1] ? "model" : m->name, u->lookups,
+	       k->lookups, c->hits, k->hits);
 	printf("misses %u/%llu allocations %u/%llu reclaims %u/%llu ",
 	       u->misses, k->misses, u->allocations, k->allocations,
 	       u->reclaims, k->reclaims);
