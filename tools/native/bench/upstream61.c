@@ -481,13 +481,7 @@ unsigned int up61_keys(struct up61_cache *c, u32 *keys, unsigned int max)
  */
 void up61_destroy(struct up61_cache *c)
 {
-	struct up61_node *node;
-	struct hlist_node *tmp;
-	unsigned int i;
-
-	for (i = 0; i <= c->mask; i++)
-		hlist_for_each_entry_safe(node, tmp, &c->slots[i], list)
-			up61_node_delete(c, node);
+	up61_flush(c);
 	rcu_barrier();
 	free_percpu(c->stats);
 	kvfree(c->slots);

@@ -345,7 +345,7 @@ static void rcu_load_stretch(unsigned int k)
 }
 
 /* The oracle's step for the record being replayed; dies on a difference. */
-static void rcu_check(const struct avc_rcu_decision *avd)
+static void oracle_check(const struct avc_rcu_decision *avd)
 {
 	char why[512];
 
@@ -370,11 +370,8 @@ static void rcu_start(const struct setting *s)
 	if (err)
 		die("avc_rcu_setup_cache: error %d", err);
 	avc_cache_set_threshold(avc_rcu_cache(), s->threshold);
-	if (cur_oracle) {
-		trace_oracle_rewind(cur_oracle);
-		cur_stretch = 0;
+	if (cur_oracle)
 		rcu_load_stretch(0);
-	}
 }
 
 static void rcu_lookup(const struct avc_trace_event *e)
@@ -382,14 +379,14 @@ static void rcu_lookup(const struct avc_trace_event *e)
 	struct avc_rcu_decision avd;
 
 	avc_rcu_has_perm(e->ssid, e->tsid, e->tclass, e->requested, &avd);
-	rcu_check(&avd);
+	oracle_check(&avd);
 }
 
 static void rcu_reset(void)
 {
 	if (cur_oracle) {
 		rcu_load_stretch(++cur_stretch);
-		rcu_check(NULL);
+		oracle_check(NULL);
 	} else {
 		avc_rcu_flush();
 	}
@@ -398,7 +395,7 @@ static void rcu_reset(void)
 static void rcu_update(const struct avc_trace_event *e)
 {
 	/* the entry stays cached: avc_rcu does not model the update */
-	rcu_check(NULL);
+	oracle_check(NULL);
 }
 
 static void rcu_finish(struct counts *c)
@@ -491,11 +488,8 @@ static void up61_start(const struct setting *s)
 	if (avc_ss_init(&up61_ss))
 		die("6.1: avc_ss_init failed");
 	memset(&up61_st, 0, sizeof(up61_st));
-	if (cur_oracle) {
-		trace_oracle_rewind(cur_oracle);
-		cur_stretch = 0;
+	if (cur_oracle)
 		up61_load_stretch(0);
-	}
 	up61 = up61_create(&up61_ss, s->slots, s->threshold);
 	if (!up61)
 		die("out of memory");
@@ -508,7 +502,7 @@ static void up61_lookup(const struct avc_trace_event *e)
 
 	up61_has_perm(up61, e->ssid, e->tsid, e->tclass, e->requested, &avd,
 		      &reclaimed);
-	rcu_check(&avd);
+	oracle_check(&avd);
 }
 
 static void up61_reset(void)
@@ -522,7 +516,7 @@ static void up61_reset(void)
 	if (cur_oracle)
 		up61_load_stretch(++cur_stretch);
 	up61_ss_reset(up61, avc_ss_seqno(&up61_ss));
-	rcu_check(NULL);
+	oracle_check(NULL);
 }
 
 /*
@@ -539,7 +533,7 @@ static void up61_update_event(const struct avc_trace_event *e)
 				avc_ss_seqno(&up61_ss)) == -ENOENT)
 			up61_st.updates_lost++;
 	}
-	rcu_check(NULL);
+	oracle_check(NULL);
 }
 
 static void up61_finish(struct counts *c)
@@ -612,6 +606,10 @@ static void replay(const struct trace *t, const struct model *m,
 	double t0;
 
 	cur_oracle = m->decides ? t->oracle : NULL;
+	if (cur_oracle) {
+		trace_oracle_rewind(cur_oracle);
+		cur_stretch = 0;
+	}
 	m->start(s);
 	t0 = now();
 	for (i = 0; i < t->reader.nrecords; i++) {
