@@ -218,15 +218,15 @@ def kernel_answers(path, threshold=None, kernel='stock', slots=512,
     distinct 'keys', and 'kernel_misses', those the kernel's AVC did not
     answer from its cache (no AVC_TRACE_F_HIT); 'reset', whether there is
     one; 'keys_after', the distinct keys looked up after the last reset
-    (0 without one).  With a threshold, from the first reset on (or the whole trace
-    if it has none): 'inflight', the kernel's misses that a one-CPU cache
-    could not make: the kernel missed, upstream_model (KERNEL: stock, patched,
-    v1 or setref, at that threshold, SLOTS and HASH, in the trace's
-    order) hit, the key's previous lookup was a miss of the kernel on
-    another CPU, and that CPU recorded nothing since (its insert still in
-    flight).  upstream_model --answers counts them.  None if there is no
-    version 2 trace at path (a version 1 trace does not say what the
-    kernel hit).
+    (0 without one).  With a threshold, from the first reset on (or the
+    whole trace if it has none): 'inflight', the kernel's misses that a
+    one-CPU cache could not make: the kernel missed, upstream_model
+    (KERNEL: stock, patched, v1 or setref, at that threshold, SLOTS and
+    HASH, in the trace's order) hit, the key's previous lookup was a miss
+    of the kernel on another CPU, and that CPU recorded nothing since (its
+    insert still in flight).  upstream_model --answers counts them.  None
+    if there is no version 2 trace at path (a version 1 trace does not say
+    what the kernel hit).
     """
     if not trace_present(path):
         return None
